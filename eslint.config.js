@@ -1,0 +1,37 @@
+// Flat config: typescript-eslint's recommended rules plus the house rules from STYLE.md.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'helm/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSEnumDeclaration', message: 'No enums: use a union of string literals (STYLE.md 10).' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'vi', property: 'mock', message: 'No vi.mock: pass dependencies in (STYLE.md 5).' },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/main.ts', 'src/**/*.test.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'exit', message: 'Only src/main.ts may call process.exit.' },
+        { object: 'process', property: 'env', message: 'Pass env in as a parameter (STYLE.md 5).' },
+      ],
+    },
+  },
+);

@@ -1,0 +1,44 @@
+import { COMMANDS } from './registry.js';
+import type { CliContext } from './command.js';
+import { VERSION } from '../version.js';
+
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length), 4);
+  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return [
+    `ledger-sentinel ${VERSION}: watches ledger accounts, evaluates YAML rules, sends alerts.`,
+    '',
+    'Usage: ledger-sentinel <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Run `ledger-sentinel <command> --help` for the options of one command.',
+    '',
+  ].join('\n');
+}
+
+/** Dispatches argv to a subcommand and resolves to the exit code; never exits the process itself. */
+export async function runCli(ctx: CliContext): Promise<number> {
+  const [name, ...rest] = ctx.argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    ctx.stdout.write(usage());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    ctx.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    ctx.stderr.write(
+      `ledger-sentinel: unknown command "${name}". Run ledger-sentinel --help for the list.\n`,
+    );
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    ctx.stdout.write(`${command.usage.trimEnd()}\n`);
+    return 0;
+  }
+  return command.run({ ...ctx, argv: rest });
+}

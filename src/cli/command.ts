@@ -1,0 +1,20 @@
+import type { Writable } from 'node:stream';
+
+/** What a subcommand gets from the process: everything else it builds itself (STYLE.md 5). */
+export interface CliContext {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly cwd: string;
+  /** Aborted on SIGINT/SIGTERM; long-running commands stop cleanly when it fires. */
+  readonly signal: AbortSignal;
+}
+
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  /** Resolves to the process exit code. */
+  run(ctx: CliContext): Promise<number>;
+}

@@ -1,0 +1,4 @@
+// Every subcommand, one line each. A test checks that this list and the files in src/cli/ agree.
+import type { Command } from './command.js';
+
+export const COMMANDS: readonly Command[] = [];

@@ -1,0 +1,161 @@
+// Response records of the ledger query service and the verification service, as zod schemas.
+// Strict on the formats we rely on (entity ids, timestamps, hex, exact integers); tolerant of unknown extra
+// fields, which are stripped, so a newer service does not break us (STYLE.md 3).
+// Amounts are bigint in the domain: int64 tinybars exceed 2^53.
+import { z } from 'zod';
+import { ENTITY_ID_PATTERN } from './entity-id.js';
+import { RECORD_TIMESTAMP_PATTERN } from './timestamp.js';
+
+export const EntityId = z.string().regex(ENTITY_ID_PATTERN, 'expected an entity id like 0.0.1234');
+export const Timestamp = z
+  .string()
+  .regex(RECORD_TIMESTAMP_PATTERN, 'expected a timestamp like 1565779444.711927005');
+export const Hex = z.string().regex(/^0x[0-9a-fA-F]*$/, 'expected 0x-prefixed hex');
+export const EvmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 20-byte 0x address');
+
+/** An exact integer: a JSON number that is a safe integer, a bigint from the lossless parser, or digits. */
+export const Int64 = z
+  .union([z.number().int(), z.bigint(), z.string().regex(/^-?\d{1,19}$/)])
+  .transform((v) => BigInt(v));
+
+export const Transfer = z.object({
+  account: EntityId,
+  amount: Int64,
+  is_approval: z.boolean().default(false),
+});
+export type Transfer = z.output<typeof Transfer>;
+
+export const TokenTransfer = z.object({
+  token_id: EntityId,
+  account: EntityId,
+  amount: Int64,
+  is_approval: z.boolean().default(false),
+});
+export type TokenTransfer = z.output<typeof TokenTransfer>;
+
+export const NftTransfer = z.object({
+  is_approval: z.boolean().default(false),
+  receiver_account_id: EntityId.nullable(),
+  sender_account_id: EntityId.nullable(),
+  serial_number: Int64,
+  token_id: EntityId,
+});
+export type NftTransfer = z.output<typeof NftTransfer>;
+
+export const StakingRewardTransfer = z.object({
+  account: z.union([EntityId, z.number().int()]),
+  amount: Int64,
+});
+export type StakingRewardTransfer = z.output<typeof StakingRewardTransfer>;
+
+export const MaxCustomFee = z.object({
+  account_id: EntityId,
+  amount: Int64,
+  denominating_token_id: EntityId.nullable(),
+});
+export type MaxCustomFee = z.output<typeof MaxCustomFee>;
+
+export const Transaction = z.object({
+  batch_key: Hex.nullable().optional(),
+  bytes: z.string().nullable().optional(),
+  charged_tx_fee: Int64,
+  consensus_timestamp: Timestamp,
+  entity_id: EntityId.nullable().optional(),
+  max_custom_fees: z.array(MaxCustomFee).default([]),
+  max_fee: Int64.nullable().optional(),
+  memo_base64: z.string().nullable().optional(),
+  name: z.string(),
+  nft_transfers: z.array(NftTransfer).default([]),
+  node: EntityId.nullable().optional(),
+  nonce: z.number().int().min(0).default(0),
+  parent_consensus_timestamp: Timestamp.nullable().optional(),
+  result: z.string(),
+  scheduled: z.boolean().default(false),
+  staking_reward_transfers: z.array(StakingRewardTransfer).default([]),
+  transaction_hash: z.string().optional(),
+  transaction_id: z
+    .string()
+    .regex(/^\d{1,10}\.\d{1,10}\.\d{1,10}-\d{1,19}-\d{1,9}$/, 'expected shard.realm.num-sss-nnn'),
+  token_transfers: z.array(TokenTransfer).default([]),
+  transfers: z.array(Transfer).default([]),
+  valid_duration_seconds: Int64.nullable().optional(),
+  valid_start_timestamp: Timestamp.optional(),
+});
+export type Transaction = z.output<typeof Transaction>;
+
+export const Links = z.object({ next: z.string().nullable() });
+export type Links = z.output<typeof Links>;
+
+export const StakingReward = z.object({
+  account_id: EntityId,
+  amount: Int64,
+  timestamp: Timestamp,
+});
+export type StakingReward = z.output<typeof StakingReward>;
+
+export const ContractAction = z.object({
+  call_depth: z.number().int(),
+  call_operation_type: z.string(),
+  call_type: z.string(),
+  caller: EntityId.nullable(),
+  caller_type: z.string().nullable(),
+  from: EvmAddress.nullable(),
+  gas: Int64,
+  gas_used: Int64,
+  index: z.number().int(),
+  input: Hex.nullable(),
+  recipient: EntityId.nullable(),
+  recipient_type: z.string().nullable(),
+  result_data: Hex.nullable(),
+  result_data_type: z.string(),
+  timestamp: Timestamp,
+  to: EvmAddress.nullable(),
+  value: Int64,
+});
+export type ContractAction = z.output<typeof ContractAction>;
+
+export const ErrorBody = z.object({
+  _status: z.object({
+    messages: z.array(
+      z.object({
+        message: z.string(),
+        detail: z.string().nullable().optional(),
+        data: z
+          .string()
+          .regex(/^0x[0-9a-fA-F]+$/)
+          .nullable()
+          .optional(),
+      }),
+    ),
+  }),
+});
+export type ErrorBody = z.output<typeof ErrorBody>;
+
+export const VerificationStatus = z.enum(['perfect', 'partial', 'extra-file-input-bug', 'error']);
+export type VerificationStatus = z.output<typeof VerificationStatus>;
+
+export const VerifiedContract = z.object({
+  verificationId: z.string().optional(),
+  compiledPath: z.string().optional(),
+  name: z.string().optional(),
+  address: z.string(),
+  chainId: z.string(),
+  files: z
+    .object({
+      found: z.array(z.string()).default([]),
+      missing: z.record(z.string(), z.unknown()).default({}),
+      invalid: z.record(z.string(), z.unknown()).default({}),
+    })
+    .optional(),
+  status: VerificationStatus,
+  statusMessage: z.string().optional(),
+  storageTimestamp: z.string().optional(),
+});
+export type VerifiedContract = z.output<typeof VerifiedContract>;
+
+export const VerificationResult = z.object({
+  contracts: z.array(VerifiedContract),
+  unused: z.array(z.string()).default([]),
+  files: z.array(z.string()).optional(),
+});
+export type VerificationResult = z.output<typeof VerificationResult>;

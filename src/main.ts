@@ -1,0 +1,24 @@
+// Process entry: the only place that reads process.* or calls process.exit (STYLE.md layout).
+import { runCli } from './cli/cli.js';
+
+const controller = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => controller.abort(new Error(`received ${signal}`)));
+}
+
+runCli({
+  argv: process.argv.slice(2),
+  env: process.env,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  cwd: process.cwd(),
+  signal: controller.signal,
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`ledger-sentinel: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

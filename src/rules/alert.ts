@@ -1,0 +1,55 @@
+// The alert: what the rule engine emits and what the outbox, the notifiers and the metrics consume.
+// Plain data (JSON-serialisable: amounts as decimal strings) so it can be stored in the outbox as is.
+
+export type Severity = 'info' | 'warning' | 'critical';
+export const SEVERITIES: readonly Severity[] = ['info', 'warning', 'critical'];
+
+export type AlertStatus = 'firing' | 'resolved';
+
+export interface AlertAccount {
+  /** `0.0.1234` */
+  readonly id: string;
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+}
+
+/** The ledger record behind an alert, pre-digested for messages. All text here is ledger-controlled: escape it. */
+export interface AlertRecord {
+  readonly kind: 'transaction' | 'reward' | 'synthetic';
+  readonly consensusTimestamp: string;
+  readonly transactionId?: string;
+  readonly type?: string;
+  readonly result?: string;
+  /** Net HBAR change of the watched account in tinybars, fees included, as a decimal string (int64-exact). */
+  readonly amountTinybar?: string;
+  readonly feeTinybar?: string;
+  /** Decoded memo (UTF-8, invalid bytes replaced). Attacker-controlled. */
+  readonly memo?: string;
+  readonly explorerUrl?: string;
+}
+
+export interface Alert {
+  /** Stable identity: rule id + group values. The same key = the same alert (dedup, Message-ID, idempotency). */
+  readonly key: string;
+  /** Unique per transition (key + status + startsAt): what the outbox and receivers dedupe on. */
+  readonly id: string;
+  readonly ruleId: string;
+  readonly severity: Severity;
+  readonly status: AlertStatus;
+  /** Rendered templates; may contain ledger-controlled text, so notifiers escape them. */
+  readonly summary: string;
+  readonly description: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly account?: AlertAccount;
+  /** ISO 8601 UTC. */
+  readonly startsAt: string;
+  readonly endsAt?: string;
+  /** Records that caused it (the first N for windows and digests). */
+  readonly records: readonly AlertRecord[];
+  /** How many records matched in all (records may hold only the first N). */
+  readonly matchCount: number;
+  /** Notifier names from the rule's `notify:`; routing may add more. */
+  readonly notify: readonly string[];
+  /** Enrichment results (e.g. contract verification status), already rendered as short text. */
+  readonly annotations: Readonly<Record<string, string>>;
+}
