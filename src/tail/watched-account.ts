@@ -1,0 +1,13 @@
+/** One entry of the watch list, after config validation and normalisation. */
+export interface WatchedAccount {
+  /** Canonical `shard.realm.num`, e.g. `0.0.1234`. */
+  readonly id: string;
+  /** Display name for messages; defaults to the id. */
+  readonly name: string;
+  /** Free-form labels (team, purpose, …) used by rule selectors, routing and messages. */
+  readonly labels: Readonly<Record<string, string>>;
+  /** Higher polls first when the request budget is short; default 0. */
+  readonly priority: number;
+  /** Rewards can be watched by alias or EVM address; the path segment used on the rewards endpoint. */
+  readonly rewardsPath: string;
+}
