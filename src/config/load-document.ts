@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Document, LineCounter } from 'yaml';
+import type { z } from 'zod';
+import { sortIssues, type ConfigIssue } from './config-error.js';
+import { expandEnv, type NodeProblem } from './expand-env.js';
+import { resolveFileTwins } from './file-twins.js';
+import type { LoadResult, LoadYamlOptions } from './load-yaml.js';
+import { locate } from './locate.js';
+import { validate, type PathKey } from './validate.js';
+import { defOf, objectSchemasAt } from './zod-def.js';
+
+/** Env expansion, `*_file` twins and validation of one parsed document (empty when undefined). */
+export function loadDocument<S extends z.ZodType>(
+  doc: Document | undefined,
+  lines: LineCounter,
+  options: LoadYamlOptions<S>,
+): LoadResult<z.output<S>> {
+  const envProblems = expandEnv(doc?.contents, options.env);
+  const twins = resolveFileTwins(doc?.contents, {
+    baseDir: options.baseDir ?? dirname(options.file),
+    readFile: options.readFile ?? ((path) => readFileSync(path, 'utf8')),
+    isTwin: twinTest(options.schema, doc),
+    skip: new Set(envProblems.map((problem) => problem.path.join('.'))),
+  });
+  const problems = [...envProblems, ...twins.problems];
+  const issue = (offset: number, path: readonly PathKey[], message: string): ConfigIssue => {
+    const { line, col } = lines.linePos(offset);
+    return { file: options.file, line, col, path: path.join('.'), message };
+  };
+  const data = toData(doc);
+  if (data instanceof Error) return { ok: false, issues: [issue(0, [], data.message)] };
+  const result = validate(options.schema, data, { hidden: twins.contents, written: twins.written });
+  if (result.ok && !problems.length) return result;
+  const reported = problems.map((problem) => problem.path);
+  const schemaIssues = result.ok
+    ? []
+    : result.issues.filter((i) => !reported.some((p) => startsWith(i.path, p)));
+  const issues = [
+    ...problems.map((p: NodeProblem) => issue(p.offset, p.path, p.message)),
+    ...schemaIssues.map((i) => issue(locate(doc, i.at, i.atKey), i.path, i.message)),
+  ];
+  return { ok: false, issues: sortIssues(issues) };
+}
+
+// `<name>_file` is a twin unless the schema there knows `<name>_file` itself, or knows no `<name>` at all.
+function twinTest(schema: z.ZodType, doc: Document | undefined) {
+  const data = toData(doc);
+  return (path: readonly PathKey[], name: string): boolean => {
+    const objects = objectSchemasAt(schema, path, data);
+    if (!objects) return true;
+    const shapes = objects.map((object) => defOf(object).shape ?? {});
+    return shapes.some((shape) => name in shape) && !shapes.some((shape) => `${name}_file` in shape);
+  };
+}
+
+function startsWith(path: readonly PathKey[], prefix: readonly PathKey[]): boolean {
+  return prefix.every((key, index) => String(path[index]) === String(key));
+}
+
+// yaml refuses "billion laughs" alias expansion; that is the only way toJS throws on a parsed document.
+function toData(doc: Document | undefined): unknown {
+  try {
+    return doc ? doc.toJS({ maxAliasCount: 1000 }) : null;
+  } catch {
+    return new Error('too many alias expansions (*name); write the values out instead of repeating aliases');
+  }
+}

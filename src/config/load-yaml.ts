@@ -1,0 +1,35 @@
+import type { z } from 'zod';
+import type { ConfigIssue } from './config-error.js';
+import { loadDocument } from './load-document.js';
+import { parseYaml } from './parse-yaml.js';
+
+export type LoadResult<T> = { ok: true; value: T } | { ok: false; issues: ConfigIssue[] };
+
+export interface LoadYamlOptions<S extends z.ZodType> {
+  /** The name issues are reported under (the path as the user gave it). */
+  readonly file: string;
+  readonly text: string;
+  readonly schema: S;
+  /** For `${VAR}` expansion. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Reads `*_file` secrets; defaults to reading the file system as UTF-8. */
+  readonly readFile?: (path: string) => string;
+  /** Where relative `*_file` paths start; defaults to the folder of `file`. */
+  readonly baseDir?: string;
+}
+
+/**
+ * Loads one YAML document: syntax, `${VAR}` expansion, `*_file` twins, then the schema. Every problem is reported
+ * at once, sorted by position; syntax errors stop before validation (the recovered data is unreliable).
+ */
+export function loadYaml<S extends z.ZodType>(options: LoadYamlOptions<S>): LoadResult<z.output<S>> {
+  const parsed = parseYaml(options.file, options.text);
+  if (parsed.issues.length) return { ok: false, issues: parsed.issues };
+  const [first, second] = parsed.documents;
+  if (second) {
+    const { line, col } = parsed.lines.linePos(second.range?.[0] ?? 0);
+    const message = `a second YAML document starts here, but this file holds one; remove the "---" and merge the two`;
+    return { ok: false, issues: [{ file: options.file, line, col, path: '', message }] };
+  }
+  return loadDocument(first, parsed.lines, options);
+}

@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+import type { ConfigIssue } from './config-error.js';
+import { loadYaml, type LoadResult } from './load-yaml.js';
+import { osReason } from './os-reason.js';
+import { Config } from './schema.js';
+
+export interface LoadConfigOptions {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Reads the config file and `*_file` secrets; defaults to the file system (UTF-8). */
+  readonly readFile?: (path: string) => string;
+}
+
+/** Reads and validates the config file at `path`. */
+export function loadConfigFile(path: string, options: LoadConfigOptions): LoadResult<Config> {
+  const readFile = options.readFile ?? ((file: string) => readFileSync(file, 'utf8'));
+  let text: string;
+  try {
+    text = readFile(path);
+  } catch (error) {
+    return { ok: false, issues: [unreadable(path, error)] };
+  }
+  return loadYaml({ file: path, text, schema: Config, env: options.env, readFile });
+}
+
+function unreadable(file: string, error: unknown): ConfigIssue {
+  const message = `cannot read the config file: ${osReason(error)}; pass the right path with --config <path>`;
+  return { file, line: 0, col: 0, path: '', message };
+}

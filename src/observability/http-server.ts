@@ -1,0 +1,71 @@
+// The daemon's own HTTP endpoints: /metrics (Prometheus text), /healthz (alive), /readyz (ready to alert).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
+
+export interface ReadinessCheck {
+  readonly ok: boolean;
+  readonly message: string;
+}
+
+export interface HttpServerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly registry: Registry;
+  /** Named readiness checks; /readyz is 200 only when every one is ok. */
+  readonly readiness: () => Readonly<Record<string, ReadinessCheck>>;
+}
+
+export interface RunningHttpServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (path === '/metrics') {
+      options.registry.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': options.registry.contentType }).end(text),
+        () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics collection failed\n'),
+      );
+      return;
+    }
+    if (path === '/healthz') {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+      return;
+    }
+    if (path === '/readyz') {
+      const checks = options.readiness();
+      const ready = Object.values(checks).every((c) => c.ok);
+      res
+        .writeHead(ready ? 200 : 503, { 'content-type': 'application/json' })
+        .end(`${JSON.stringify({ ready, checks })}\n`);
+      return;
+    }
+    res
+      .writeHead(404, { 'content-type': 'text/plain' })
+      .end('not found: try /metrics, /healthz or /readyz\n');
+  });
+  await listen(server, options.host, options.port);
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
