@@ -98,7 +98,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     }),
     notifications: new Counter({
       name: `${P}notifications_total`,
-      help: 'Notification attempts by notifier, outcome (sent, retry, failed, dead) and reason.',
+      help: 'Notification attempts by notifier, outcome (sent, retry, failed, dead, silenced) and reason.',
       labelNames: ['notifier', 'outcome', 'reason'],
       registers: r,
     }),

@@ -1,0 +1,32 @@
+import { httpPost } from '../http-post.js';
+import type { Notifier } from '../notifier.js';
+import type { NotifierKind } from '../registry.js';
+import { AlertmanagerConfig } from './config.js';
+import { alertmanagerAlerts } from './message.js';
+
+export const alertmanager: NotifierKind<AlertmanagerConfig> = {
+  config: AlertmanagerConfig,
+  secrets: (config) => (config.bearer_token ? [config.bearer_token] : []),
+  create(name, config, deps): Notifier {
+    const url = `${config.url.replace(/\/+$/, '')}/api/v2/alerts`;
+    const auth: Record<string, string> = config.bearer_token
+      ? { authorization: `Bearer ${config.bearer_token}` }
+      : {};
+    return {
+      name,
+      kind: 'alertmanager',
+      async send(notification, signal) {
+        const nowIso = new Date(deps.now()).toISOString();
+        await httpPost({
+          what: `Alertmanager of notifier "${name}"`,
+          url,
+          body: JSON.stringify(alertmanagerAlerts(notification, nowIso, config.generator_url)),
+          headers: auth,
+          timeoutMs: config.timeout,
+          signal,
+          now: deps.now,
+        });
+      },
+    };
+  },
+};

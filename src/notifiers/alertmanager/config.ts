@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { commonKeys, duration, httpUrl, secret } from '../config-types.js';
+
+export const AlertmanagerConfig = z
+  .object({
+    kind: z.literal('alertmanager'),
+    /** Base URL of Alertmanager (`http://alertmanager:9093`); alerts go to `<url>/api/v2/alerts`. */
+    url: httpUrl('http://alertmanager:9093'),
+    /** Sent as `Authorization: Bearer …` when set; prefer `bearer_token_file`. */
+    bearer_token: secret().optional(),
+    /** generatorURL when an alert has no explorer link. */
+    generator_url: httpUrl('https://grafana.example.com/d/ledger').optional(),
+    timeout: duration().default(10_000),
+    ...commonKeys,
+  })
+  .strict();
+export type AlertmanagerConfig = z.output<typeof AlertmanagerConfig>;

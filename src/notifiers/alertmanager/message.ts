@@ -1,0 +1,63 @@
+// Alert → Alertmanager API v2 postable alerts (pure). One element per alert, resolved ones with endsAt.
+import type { Alert } from '../../rules/alert.js';
+import { accountLabel, formatAmount } from '../format.js';
+import { notificationAlerts, type Notification } from '../notifier.js';
+
+export interface PostableAlert {
+  readonly labels: Record<string, string>;
+  readonly annotations: Record<string, string>;
+  readonly startsAt: string;
+  readonly endsAt?: string;
+  readonly generatorURL?: string;
+}
+
+export function alertmanagerAlerts(
+  notification: Notification,
+  nowIso: string,
+  generatorUrl?: string,
+): PostableAlert[] {
+  return notificationAlerts(notification).map((alert) => postable(alert, nowIso, generatorUrl));
+}
+
+function postable(alert: Alert, nowIso: string, generatorUrl?: string): PostableAlert {
+  const record = alert.records[0];
+  const link = record?.explorerUrl ?? generatorUrl;
+  return {
+    labels: labels(alert),
+    annotations: annotations(alert),
+    startsAt: alert.startsAt,
+    ...(alert.status === 'resolved' ? { endsAt: alert.endsAt ?? nowIso } : {}),
+    ...(link && /^https?:\/\//.test(link) ? { generatorURL: link } : {}),
+  };
+}
+
+function labels(alert: Alert): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(alert.labels)) out[labelName(key)] = value;
+  Object.assign(out, { alertname: alert.ruleId, severity: alert.severity, alert_key: alert.key });
+  if (alert.account) Object.assign(out, { account: alert.account.id, account_name: alert.account.name });
+  return out;
+}
+
+function annotations(alert: Alert): Record<string, string> {
+  const record = alert.records[0];
+  const out: Record<string, string> = {
+    ...alert.annotations,
+    summary: alert.summary,
+    description: alert.description,
+  };
+  const account = accountLabel(alert);
+  if (account) out.account = account;
+  if (record?.transactionId) out.transaction_id = record.transactionId;
+  if (record?.amountTinybar !== undefined) out.amount = formatAmount(record.amountTinybar);
+  if (record?.memo) out.memo = record.memo;
+  if (record?.explorerUrl) out.explorer_url = record.explorerUrl;
+  if (alert.matchCount > 1) out.match_count = String(alert.matchCount);
+  return out;
+}
+
+/** Prometheus label names: [a-zA-Z_][a-zA-Z0-9_]*. */
+export function labelName(key: string): string {
+  const cleaned = key.replace(/[^a-zA-Z0-9_]/g, '_');
+  return /^[a-zA-Z_]/.test(cleaned) ? cleaned : `_${cleaned}`;
+}

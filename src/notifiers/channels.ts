@@ -1,0 +1,46 @@
+// Builds the configured notifiers (name → channel) from the validated `notifiers:` section.
+import { NotifyError, type Notifier } from './notifier.js';
+import { redact } from './redact.js';
+import { NOTIFIER_KINDS, type NotifierDeps, type NotifierKind } from './registry.js';
+import type { NotifierConfig, Notifiers } from './schema.js';
+
+export interface Channel {
+  readonly notifier: Notifier;
+  readonly groupWaitMs: number;
+  readonly deadlineMs: number;
+}
+
+export function createChannels(configs: Notifiers, deps: NotifierDeps): Map<string, Channel> {
+  const channels = new Map<string, Channel>();
+  for (const [name, config] of Object.entries(configs)) {
+    const kind = kindOf(config);
+    const notifier = scrubbed(kind.create(name, config, deps), kind.secrets(config));
+    channels.set(name, { notifier, groupWaitMs: config.group_wait, deadlineMs: config.deadline });
+  }
+  return channels;
+}
+
+/** Every secret value in the notifier configs: pass them to createLogger({secrets}). */
+export function notifierSecrets(configs: Notifiers): string[] {
+  return Object.values(configs).flatMap((config) => kindOf(config).secrets(config));
+}
+
+function kindOf(config: NotifierConfig): NotifierKind<NotifierConfig> {
+  return NOTIFIER_KINDS[config.kind] as unknown as NotifierKind<NotifierConfig>;
+}
+
+/** Second line of defence: a NotifyError message that somehow carries one of the notifier's secrets is scrubbed. */
+function scrubbed(notifier: Notifier, secrets: readonly string[]): Notifier {
+  return {
+    name: notifier.name,
+    kind: notifier.kind,
+    async send(notification, signal) {
+      try {
+        await notifier.send(notification, signal);
+      } catch (err) {
+        if (!(err instanceof NotifyError) || redact(err.message, secrets) === err.message) throw err;
+        throw new NotifyError(redact(err.message, secrets), err);
+      }
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// Alert → email parts (pure): subject with severity and rule, a text part, an HTML part with every value
+// HTML-escaped, and a Message-ID stable per notification.
+import type { Alert } from '../../rules/alert.js';
+import { accountLabel, firstN, notificationSeverity, notificationTitle, recordFields } from '../format.js';
+import { messageId, threadId } from '../identity.js';
+import { notificationAlerts, type Notification } from '../notifier.js';
+
+export interface EmailParts {
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+  readonly messageId: string;
+  readonly references?: string;
+}
+
+export function emailMessage(notification: Notification, maxListed: number, domain: string): EmailParts {
+  const alerts = notificationAlerts(notification);
+  const severity = notificationSeverity(notification).toUpperCase();
+  const rule = alerts[0]?.ruleId ?? '';
+  const title = notificationTitle(notification);
+  const { shown, more } = firstN(alerts, maxListed);
+  const blocks = shown.map((alert) => alertLines(alert));
+  const tail = more > 0 ? [`and ${more} more`] : [];
+  const first = alerts[0];
+  return {
+    subject: oneLine(`[${severity}] ${rule}: ${title}`).slice(0, 250),
+    text: [
+      title,
+      '',
+      ...blocks
+        .map((b) => b.join('\n'))
+        .join('\n\n')
+        .split('\n'),
+      ...tail,
+      '',
+    ].join('\n'),
+    html: html(title, blocks, tail),
+    messageId: messageId(notification, domain),
+    ...(notification.kind === 'single' && first ? { references: threadId(first.key, domain) } : {}),
+  };
+}
+
+function alertLines(alert: Alert): string[] {
+  const lines = [`${alert.status.toUpperCase()} ${alert.summary}`];
+  if (alert.description) lines.push(alert.description);
+  lines.push(`Rule: ${alert.ruleId}`, `Severity: ${alert.severity}`);
+  const account = accountLabel(alert);
+  if (account) lines.push(`Account: ${account}`);
+  const record = alert.records[0];
+  if (record) {
+    lines.push(...recordFields(record).map(([k, v]) => `${k}: ${v}`));
+    if (record.memo) lines.push(`Memo: ${record.memo}`);
+    if (record.explorerUrl) lines.push(`Explorer: ${record.explorerUrl}`);
+  }
+  return lines;
+}
+
+function html(title: string, blocks: string[][], tail: string[]): string {
+  const body = blocks.map((lines) => `<p>${lines.map(escapeHtml).join('<br>\n')}</p>`).join('\n');
+  const more = tail.map((t) => `<p><em>${escapeHtml(t)}</em></p>`).join('');
+  return `<!doctype html>\n<html><body>\n<h2>${escapeHtml(title)}</h2>\n${body}\n${more}\n</body></html>\n`;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Header values: no CR/LF (header injection), no other control characters. */
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+}

@@ -1,0 +1,47 @@
+// The notifier contract (STYLE.md 2): a notifier formats and sends one notification and classifies a failure by
+// throwing NotifyError. It never retries; deliver.ts owns retries, backoff, deadline, metrics and the log line.
+import type { Alert } from '../rules/alert.js';
+
+/** One alert, or a digest of several alerts of one rule for one channel (storm control). */
+export type Notification =
+  | { readonly kind: 'single'; readonly alert: Alert }
+  | { readonly kind: 'digest'; readonly ruleId: string; readonly alerts: readonly Alert[] };
+
+export interface Notifier {
+  /** The configured name (`ops-slack`): the channel alerts are routed to. */
+  readonly name: string;
+  readonly kind: string;
+  /** Resolves when the receiver accepted the notification; throws NotifyError otherwise. */
+  send(notification: Notification, signal: AbortSignal): Promise<void>;
+}
+
+export interface NotifyErrorOptions {
+  readonly retryable: boolean;
+  /** The receiver asked us to wait (Retry-After); the retry loop waits at least this long. */
+  readonly retryAfterMs?: number;
+  /** Short machine-readable reason for metrics and logs: `http_429`, `http_500`, `network`, `smtp_451`… */
+  readonly reason: string;
+}
+
+/**
+ * A classified delivery failure. Messages are written by the notifier from status codes and error codes only,
+ * never from URLs, request options or upstream error text, so they cannot carry a secret.
+ */
+export class NotifyError extends Error {
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | undefined;
+  readonly reason: string;
+
+  constructor(message: string, options: NotifyErrorOptions) {
+    super(message);
+    this.name = 'NotifyError';
+    this.retryable = options.retryable;
+    this.retryAfterMs = options.retryAfterMs;
+    this.reason = options.reason;
+  }
+}
+
+/** The alerts a notification carries, in order. */
+export function notificationAlerts(notification: Notification): readonly Alert[] {
+  return notification.kind === 'single' ? [notification.alert] : notification.alerts;
+}

@@ -1,0 +1,146 @@
+// The durable outbox: alerts and their per-channel deliveries in the state store (tables outbox_*).
+// enqueue() is synchronous so the pipeline calls it inside the same store.transaction() that moves the cursor:
+// an alert is on disk before the record that caused it is marked done. Delivery is recorded per channel.
+import type { Alert } from '../rules/alert.js';
+import type { StateStore } from '../state/store.js';
+
+export type DeliveryStatus = 'pending' | 'sent' | 'dead' | 'silenced';
+
+export interface DeliveryRow {
+  readonly alert: Alert;
+  readonly channel: string;
+  readonly attempts: number;
+  /** When the delivery was enqueued (ms since epoch): grouping and the deadline count from here. */
+  readonly createdAt: number;
+  readonly nextAt: number;
+}
+
+export interface DeadLetter {
+  readonly alertId: string;
+  readonly channel: string;
+  readonly ruleId: string;
+  readonly attempts: number;
+  readonly reason: string;
+  readonly at: number;
+}
+
+export interface Outbox {
+  /** Synchronous; safe inside store.transaction(). Enqueuing the same alert id and channel twice is a no-op. */
+  enqueue(alert: Alert, channels: readonly string[]): void;
+  /** Pending deliveries whose next attempt is due, oldest first. */
+  due(now: number, limit?: number): DeliveryRow[];
+  /** Earliest next attempt among pending deliveries, if any. */
+  nextDueAt(): number | undefined;
+  markSent(alertIds: readonly string[], channel: string, now: number): void;
+  markSilenced(alertIds: readonly string[], channel: string, now: number): void;
+  reschedule(alertIds: readonly string[], channel: string, nextAt: number, error: string): void;
+  deadLetter(alertIds: readonly string[], channel: string, now: number, reason: string): void;
+  deadLetters(limit?: number): DeadLetter[];
+  status(alertId: string, channel: string): DeliveryStatus | undefined;
+  /** Pending deliveries per channel (for the outbox_depth gauge). */
+  depth(): Map<string, number>;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS outbox_alert (
+  id TEXT PRIMARY KEY, alert_json TEXT NOT NULL, created_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS outbox_delivery (
+  alert_id TEXT NOT NULL REFERENCES outbox_alert(id), channel TEXT NOT NULL, rule_id TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'pending', attempts INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL, next_at INTEGER NOT NULL, last_error TEXT, done_at INTEGER,
+  PRIMARY KEY (alert_id, channel));
+CREATE INDEX IF NOT EXISTS outbox_delivery_due ON outbox_delivery (status, next_at);
+`;
+
+interface Row {
+  alert_json: string;
+  channel: string;
+  attempts: number;
+  created_at: number;
+  next_at: number;
+}
+
+// One factory over longer than 60 lines on purpose: the prepared statements are shared by the methods, and each
+// method is one statement.
+export function createOutbox(store: StateStore, clock: () => number): Outbox {
+  const db = store.db;
+  db.exec(SCHEMA);
+  const insertAlert = db.prepare(
+    'INSERT OR IGNORE INTO outbox_alert (id, alert_json, created_at) VALUES (?, ?, ?)',
+  );
+  const insertDelivery = db.prepare(
+    'INSERT OR IGNORE INTO outbox_delivery (alert_id, channel, rule_id, created_at, next_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  const selectDue = db.prepare(`SELECT a.alert_json, d.channel, d.attempts, d.created_at, d.next_at
+    FROM outbox_delivery d JOIN outbox_alert a ON a.id = d.alert_id
+    WHERE d.status = 'pending' AND d.next_at <= ? ORDER BY d.created_at, d.rowid LIMIT ?`);
+  const finish = db.prepare(
+    'UPDATE outbox_delivery SET status = ?, done_at = ?, last_error = coalesce(?, last_error) WHERE alert_id = ? AND channel = ? AND status = ?',
+  );
+  const retry = db.prepare(
+    "UPDATE outbox_delivery SET attempts = attempts + 1, next_at = ?, last_error = ? WHERE alert_id = ? AND channel = ? AND status = 'pending'",
+  );
+  const update = (ids: readonly string[], fn: (id: string) => void) =>
+    store.transaction(() => ids.forEach(fn));
+  return {
+    enqueue(alert, channels) {
+      const now = clock();
+      insertAlert.run(alert.id, JSON.stringify(alert), now);
+      for (const channel of new Set(channels)) insertDelivery.run(alert.id, channel, alert.ruleId, now, now);
+    },
+    due: (now, limit = 500) => (selectDue.all(now, limit) as Row[]).map(toDeliveryRow),
+    nextDueAt() {
+      const row = db
+        .prepare("SELECT min(next_at) AS at FROM outbox_delivery WHERE status = 'pending'")
+        .get() as {
+        at: number | null;
+      };
+      return row.at ?? undefined;
+    },
+    markSent: (ids, channel, now) =>
+      update(ids, (id) => finish.run('sent', now, null, id, channel, 'pending')),
+    markSilenced: (ids, channel, now) =>
+      update(ids, (id) => finish.run('silenced', now, null, id, channel, 'pending')),
+    reschedule: (ids, channel, nextAt, error) => update(ids, (id) => retry.run(nextAt, error, id, channel)),
+    deadLetter: (ids, channel, now, reason) =>
+      update(ids, (id) => {
+        db.prepare(
+          'UPDATE outbox_delivery SET attempts = attempts + 1 WHERE alert_id = ? AND channel = ?',
+        ).run(id, channel);
+        finish.run('dead', now, reason, id, channel, 'pending');
+      }),
+    deadLetters(limit = 100) {
+      const rows = db
+        .prepare(
+          `SELECT alert_id AS alertId, channel, rule_id AS ruleId, attempts, last_error AS reason, done_at AS at
+          FROM outbox_delivery WHERE status = 'dead' ORDER BY done_at DESC LIMIT ?`,
+        )
+        .all(limit);
+      return rows as DeadLetter[];
+    },
+    status(alertId, channel) {
+      const row = db
+        .prepare('SELECT status FROM outbox_delivery WHERE alert_id = ? AND channel = ?')
+        .get(alertId, channel) as { status: DeliveryStatus } | undefined;
+      return row?.status;
+    },
+    depth() {
+      const rows = db
+        .prepare(
+          "SELECT channel, count(*) AS n FROM outbox_delivery WHERE status = 'pending' GROUP BY channel",
+        )
+        .all() as { channel: string; n: number }[];
+      return new Map(rows.map((r) => [r.channel, r.n]));
+    },
+  };
+}
+
+function toDeliveryRow(row: Row): DeliveryRow {
+  return {
+    alert: JSON.parse(row.alert_json) as Alert,
+    channel: row.channel,
+    attempts: row.attempts,
+    createdAt: row.created_at,
+    nextAt: row.next_at,
+  };
+}

@@ -1,0 +1,20 @@
+// Secrets never reach logs, errors or metrics (STYLE.md 9). Notifiers build their own error messages from
+// status and error codes; this is the second line of defence for anything that still carries text.
+
+/** Replaces every occurrence of every secret (and its URL-encoded form) with `[redacted]`. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length < 4) continue;
+    for (const form of new Set([secret, encodeURIComponent(secret)]))
+      out = out.split(form).join('[redacted]');
+  }
+  return out;
+}
+
+/** Refuses a secret URL that is not http(s) at startup, with a message that does not echo it. */
+export function assertHttpUrl(notifier: string, key: string, url: string): void {
+  const ok = URL.canParse(url) && ['http:', 'https:'].includes(new URL(url).protocol);
+  if (!ok)
+    throw new Error(`notifier "${notifier}": ${key} is not an http(s) URL (value hidden: it is a secret)`);
+}

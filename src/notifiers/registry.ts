@@ -1,0 +1,37 @@
+// Every notifier kind, one line each (STYLE.md 1). registry.test.ts fails when this list and the folders under
+// src/notifiers/ disagree. Adding a kind: a new folder with config.ts + <kind>.ts + message.ts, one line here,
+// one section in docs/notifiers.md.
+import type { Writable } from 'node:stream';
+import type { z } from 'zod';
+import type { Logger } from '../observability/logger.js';
+import type { Notifier } from './notifier.js';
+import { alertmanager } from './alertmanager/alertmanager.js';
+import { consoleNotifier } from './console/console.js';
+import { email } from './email/email.js';
+import { slack } from './slack/slack.js';
+import { webhook } from './webhook/webhook.js';
+
+export interface NotifierDeps {
+  readonly now: () => number;
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly logger: Logger;
+  /** Where the console notifier writes (stdout in the demo). */
+  readonly stdout: Writable;
+}
+
+export interface NotifierKind<C extends { kind: string }> {
+  readonly config: z.ZodType<C, unknown>;
+  /** The secret values in a config, for the logger's value scrubbing and the leak contract test. */
+  secrets(config: C): string[];
+  create(name: string, config: C, deps: NotifierDeps): Notifier;
+}
+
+export const NOTIFIER_KINDS = {
+  alertmanager,
+  console: consoleNotifier,
+  email,
+  slack,
+  webhook,
+} as const;
+
+export type NotifierKindName = keyof typeof NOTIFIER_KINDS;

@@ -1,0 +1,163 @@
+// The secret-leak contract every notifier runs (alertmanager AssertNotifyLeaksNoSecret): make it fail in several
+// ways against a real server and prove the secret is absent from the thrown error (message, stack, fields,
+// inspect output), from the log lines of the retry stage and from the metrics. The logger has no redaction
+// configured on purpose: notifiers must not rely on it.
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closedPort, startHttpSink, type HttpSink, type SinkResponse } from '../../test/helpers/http-sink.js';
+import { startSmtpServer, type SmtpSink } from '../../test/helpers/smtp.js';
+import { createMetrics } from '../observability/metrics.js';
+import { deliver } from './deliver.js';
+import { NOTIFIER_KINDS, type NotifierKind } from './registry.js';
+import { testAlert } from './testing/alerts.js';
+import { testClock } from './testing/clock.js';
+import { captureLogs } from './testing/log-capture.js';
+
+const SECRET = 'Sup3rS3cretV4lue-do-not-leak';
+
+interface Failure {
+  readonly name: string;
+  /** Builds the notifier config for this failure (after arranging the server). */
+  config(): Promise<Record<string, unknown>>;
+}
+
+const servers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function http(answer: SinkResponse): Promise<HttpSink> {
+  const sink = await startHttpSink(() => answer);
+  servers.push(sink);
+  return sink;
+}
+
+async function smtp(arrange: (server: SmtpSink) => void = () => {}): Promise<SmtpSink> {
+  const server = await startSmtpServer({ auth: { user: 'sentinel', pass: SECRET } });
+  arrange(server);
+  servers.push(server);
+  return server;
+}
+
+const HTTP_FAILURES: [string, SinkResponse][] = [
+  ['500', { status: 500, body: SECRET }],
+  ['429', { status: 429, headers: { 'retry-after': '3' }, body: 'rate_limited' }],
+  ['400 echoing the request', { status: 400, body: `invalid_payload ${SECRET}` }],
+  ['401', { status: 401 }],
+  ['404', { status: 404, body: 'no_service' }],
+  ['reset connection', { status: 200, reset: true }],
+];
+
+function httpFailures(build: (origin: string) => Record<string, unknown>): Failure[] {
+  return [
+    ...HTTP_FAILURES.map(([name, answer]) => ({
+      name,
+      config: async () => build((await http(answer)).origin),
+    })),
+    { name: 'connection refused', config: async () => build(`http://127.0.0.1:${await closedPort()}`) },
+  ];
+}
+
+const smtpBase = {
+  kind: 'email',
+  host: '127.0.0.1',
+  security: 'none',
+  username: 'sentinel',
+  from: 'a@example.com',
+  to: ['b@example.com'],
+};
+
+const CASES: Record<string, Failure[]> = {
+  slack: httpFailures((origin) => ({ kind: 'slack', webhook_url: `${origin}/services/T1/B1/${SECRET}` })),
+  webhook: httpFailures((origin) => ({
+    kind: 'webhook',
+    url: `${origin}/hook?token=${SECRET}`,
+    signing_key: SECRET,
+  })),
+  alertmanager: httpFailures((origin) => ({ kind: 'alertmanager', url: origin, bearer_token: SECRET })),
+  email: [
+    {
+      name: 'wrong password',
+      config: async () => ({ ...smtpBase, port: (await smtp()).port, password: `${SECRET}-wrong` }),
+    },
+    {
+      name: '451 at DATA',
+      config: async () => ({
+        ...smtpBase,
+        port: (await smtp((s) => s.refuseNext(2, 451))).port,
+        password: SECRET,
+      }),
+    },
+    {
+      name: '550 at DATA',
+      config: async () => ({
+        ...smtpBase,
+        port: (await smtp((s) => s.refuseNext(2, 550))).port,
+        password: SECRET,
+      }),
+    },
+    {
+      name: 'connection refused',
+      config: async () => ({ ...smtpBase, port: await closedPort(), password: SECRET }),
+    },
+  ],
+};
+
+describe('secret-leak contract', () => {
+  it('covers every registered notifier kind that has secrets', () => {
+    const withSecrets = Object.keys(NOTIFIER_KINDS).filter((k) => k !== 'console');
+
+    expect(Object.keys(CASES).sort()).toEqual(withSecrets.sort());
+  });
+
+  const rows = Object.entries(CASES).flatMap(([kind, failures]) =>
+    failures.map((f) => [kind, f.name, f] as const),
+  );
+
+  it.each(rows)('%s notifier leaks no secret on %s', async (kind, _name, failure) => {
+    const registered = NOTIFIER_KINDS[kind as keyof typeof NOTIFIER_KINDS] as unknown as NotifierKind<{
+      kind: string;
+    }>;
+    const config = registered.config.parse(await failure.config());
+    const clock = testClock();
+    const logs = captureLogs();
+    const metrics = createMetrics();
+    const notifier = registered.create('leaky', config, {
+      now: clock.now,
+      sleep: clock.sleep,
+      logger: logs.logger,
+      stdout: process.stdout,
+    });
+    const notification = { kind: 'single', alert: testAlert() } as const;
+    const deps = { now: clock.now, random: () => 0, logger: logs.logger, metrics };
+
+    const thrown: unknown = await notifier.send(notification, new AbortController().signal).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const outcome = await deliver(
+      notifier,
+      notification,
+      { attempts: 0, firstAt: 0 },
+      { baseDelayMs: 1, maxDelayMs: 1, deadlineMs: 0 },
+      deps,
+      new AbortController().signal,
+    );
+
+    expect(registered.secrets(config).some((s) => s.includes(SECRET))).toBe(true);
+    expect(thrown).toBeInstanceOf(Error);
+    expect(outcome.kind).toBe('dead');
+    const error = thrown as Error;
+    const surfaces = [
+      String(error),
+      error.message,
+      error.stack ?? '',
+      JSON.stringify(error),
+      inspect(error, { depth: 10 }),
+      logs.text(),
+      await metrics.registry.metrics(),
+    ];
+    for (const surface of surfaces) expect(surface).not.toContain(SECRET);
+    expect(logs.text()).toContain('notification dead-lettered');
+  });
+});

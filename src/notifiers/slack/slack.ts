@@ -1,0 +1,67 @@
+// Slack incoming webhooks via @slack/webhook. The library's own retries stay off (deliver.ts retries); a
+// wrapping fetch captures the status and Retry-After the library does not expose, and adds our abort signal.
+import { IncomingWebhook, IncomingWebhookHTTPError, type FetchFunction } from '@slack/webhook';
+import { checkHttpStatus, networkError } from '../http-status.js';
+import { NotifyError, type Notifier } from '../notifier.js';
+import { createPacer } from '../pacer.js';
+import { assertHttpUrl } from '../redact.js';
+import type { NotifierKind } from '../registry.js';
+import { SlackConfig } from './config.js';
+import { slackMessage } from './message.js';
+
+export const slack: NotifierKind<SlackConfig> = {
+  config: SlackConfig,
+  secrets: (config) => [config.webhook_url],
+  create(name, config, deps): Notifier {
+    assertHttpUrl(name, 'webhook_url', config.webhook_url);
+    const pacer = createPacer(config.min_interval, deps);
+    const what = `Slack webhook of notifier "${name}"`;
+    return {
+      name,
+      kind: 'slack',
+      async send(notification, signal) {
+        await pacer.wait(signal);
+        let response: Awaited<ReturnType<FetchFunction>> | undefined;
+        const fetchWithSignal: FetchFunction = async (url, init) => {
+          const signals = [signal, init?.signal].filter((s): s is AbortSignal => s !== undefined);
+          response = await fetch(url, { ...init, signal: AbortSignal.any(signals) });
+          return response;
+        };
+        const hook = new IncomingWebhook(config.webhook_url, {
+          fetch: fetchWithSignal,
+          timeout: config.timeout,
+          ...(config.username ? { username: config.username } : {}),
+          ...(config.icon_emoji ? { icon_emoji: config.icon_emoji } : {}),
+        });
+        try {
+          await hook.send(slackMessage(notification, config.group_max_listed));
+        } catch (err) {
+          if (!(err instanceof IncomingWebhookHTTPError) || !response) throw networkError(what, err);
+          const retryAfter = response.headers.get('retry-after');
+          try {
+            checkHttpStatus(what, err.statusCode, retryAfter, deps.now());
+          } catch (classified) {
+            if (classified instanceof NotifyError && classified.retryAfterMs)
+              pacer.pause(classified.retryAfterMs);
+            throw withSlackCode(classified, slackErrorCode(err.body));
+          }
+        }
+      },
+    };
+  },
+};
+
+/** Slack answers errors with a short code (`invalid_payload`, `no_service`); anything else is not echoed. */
+function slackErrorCode(body: string): string | undefined {
+  const text = body ?? '';
+  return /^[a-z_]{1,40}$/.test(text.trim()) ? text.trim() : undefined;
+}
+
+function withSlackCode(err: unknown, code: string | undefined): unknown {
+  if (!(err instanceof NotifyError) || !code) return err;
+  return new NotifyError(`${err.message}: ${code}`, {
+    retryable: err.retryable,
+    retryAfterMs: err.retryAfterMs,
+    reason: err.reason,
+  });
+}

@@ -1,0 +1,32 @@
+import { httpPost } from '../http-post.js';
+import type { Notifier } from '../notifier.js';
+import { assertHttpUrl } from '../redact.js';
+import type { NotifierKind } from '../registry.js';
+import { WebhookConfig } from './config.js';
+import { webhookBody, webhookHeaders } from './message.js';
+
+export const webhook: NotifierKind<WebhookConfig> = {
+  config: WebhookConfig,
+  secrets: (config) => [config.url, config.signing_key],
+  create(name, config, deps): Notifier {
+    assertHttpUrl(name, 'url', config.url);
+    return {
+      name,
+      kind: 'webhook',
+      async send(notification, signal) {
+        const payload = webhookBody(notification);
+        const body = JSON.stringify(payload);
+        const signed = webhookHeaders(config.signing_key, deps.now(), body, payload.idempotencyKey);
+        await httpPost({
+          what: `webhook of notifier "${name}"`,
+          url: config.url,
+          body,
+          headers: { ...config.headers, ...signed },
+          timeoutMs: config.timeout,
+          signal,
+          now: deps.now,
+        });
+      },
+    };
+  },
+};
