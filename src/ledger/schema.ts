@@ -6,16 +6,28 @@ import { z } from 'zod';
 import { ENTITY_ID_PATTERN } from './entity-id.js';
 import { RECORD_TIMESTAMP_PATTERN } from './timestamp.js';
 
+export const HEX_PATTERN = /^0x[0-9a-fA-F]*$/;
+export const EVM_ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+export const INT64_TEXT_PATTERN = /^-?\d{1,19}$/;
+export const TRANSACTION_ID_PATTERN = /^\d{1,10}\.\d{1,10}\.\d{1,10}-\d{1,19}-\d{1,9}$/;
+
 export const EntityId = z.string().regex(ENTITY_ID_PATTERN, 'expected an entity id like 0.0.1234');
 export const Timestamp = z
   .string()
   .regex(RECORD_TIMESTAMP_PATTERN, 'expected a timestamp like 1565779444.711927005');
-export const Hex = z.string().regex(/^0x[0-9a-fA-F]*$/, 'expected 0x-prefixed hex');
-export const EvmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 20-byte 0x address');
+export const Hex = z.string().regex(HEX_PATTERN, 'expected 0x-prefixed hex');
+export const EvmAddress = z.string().regex(EVM_ADDRESS_PATTERN, 'expected a 20-byte 0x address');
 
-/** An exact integer: a JSON number that is a safe integer, a bigint from the lossless parser, or digits. */
+/**
+ * An exact integer: a JSON number that is a safe integer, a bigint from the lossless parser (json.ts), or a
+ * digit string (max_fee, valid_duration_seconds). An unsafe double is rejected: it has already lost digits.
+ */
 export const Int64 = z
-  .union([z.number().int(), z.bigint(), z.string().regex(/^-?\d{1,19}$/)])
+  .union([
+    z.number().int('expected an integer (a safe double; larger ones must arrive as bigint)'),
+    z.bigint(),
+    z.string().regex(INT64_TEXT_PATTERN, 'expected an integer'),
+  ])
   .transform((v) => BigInt(v));
 
 export const Transfer = z.object({
@@ -73,9 +85,7 @@ export const Transaction = z.object({
   scheduled: z.boolean().default(false),
   staking_reward_transfers: z.array(StakingRewardTransfer).default([]),
   transaction_hash: z.string().optional(),
-  transaction_id: z
-    .string()
-    .regex(/^\d{1,10}\.\d{1,10}\.\d{1,10}-\d{1,19}-\d{1,9}$/, 'expected shard.realm.num-sss-nnn'),
+  transaction_id: z.string().regex(TRANSACTION_ID_PATTERN, 'expected shard.realm.num-sss-nnn'),
   token_transfers: z.array(TokenTransfer).default([]),
   transfers: z.array(Transfer).default([]),
   valid_duration_seconds: Int64.nullable().optional(),
@@ -134,6 +144,20 @@ export type ErrorBody = z.output<typeof ErrorBody>;
 export const VerificationStatus = z.enum(['perfect', 'partial', 'extra-file-input-bug', 'error']);
 export type VerificationStatus = z.output<typeof VerificationStatus>;
 
+/** `files.missing["<path>"]` (NOTES.md 18.3: objects keyed by path, not arrays as the yaml says). */
+export const MissingSource = z.looseObject({
+  keccak256: z.string().optional(),
+  urls: z.array(z.string()).optional(),
+});
+export type MissingSource = z.output<typeof MissingSource>;
+
+export const InvalidSource = z.looseObject({
+  expectedHash: z.string().optional(),
+  calculatedHash: z.string().optional(),
+  msg: z.string().optional(),
+});
+export type InvalidSource = z.output<typeof InvalidSource>;
+
 export const VerifiedContract = z.object({
   verificationId: z.string().optional(),
   compiledPath: z.string().optional(),
@@ -143,8 +167,8 @@ export const VerifiedContract = z.object({
   files: z
     .object({
       found: z.array(z.string()).default([]),
-      missing: z.record(z.string(), z.unknown()).default({}),
-      invalid: z.record(z.string(), z.unknown()).default({}),
+      missing: z.record(z.string(), MissingSource).default({}),
+      invalid: z.record(z.string(), InvalidSource).default({}),
     })
     .optional(),
   status: VerificationStatus,

@@ -1,0 +1,105 @@
+// Typed errors of the ledger and verification clients. Every message says what failed, where and what to do.
+
+/** A query or path parameter failed client-side validation; no request was sent. */
+export class InvalidParameterError extends Error {
+  override readonly name = 'InvalidParameterError';
+  constructor(
+    readonly parameter: string,
+    message: string,
+  ) {
+    super(`Invalid parameter: ${parameter}: ${message}`);
+  }
+}
+
+/** A non-retryable (or retries exhausted) HTTP error from the query service, with its `_status.messages`. */
+export class LedgerHttpError extends Error {
+  override readonly name = 'LedgerHttpError';
+  constructor(
+    readonly status: number,
+    readonly messages: readonly string[],
+    readonly url: string,
+  ) {
+    const detail = messages.length > 0 ? messages.join('; ') : 'no message';
+    super(`query service answered ${status} for ${url}: ${detail}`);
+  }
+}
+
+/** Retries exhausted on network failures (reset, refused, timeout). */
+export class LedgerNetworkError extends Error {
+  override readonly name = 'LedgerNetworkError';
+  constructor(
+    readonly reason: 'timeout' | 'reset',
+    readonly url: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`request to ${url} failed (${reason}) after all retries; check the service and network`, options);
+  }
+}
+
+/** A next link pointing to another origin; we never follow it (it could leak requests elsewhere). */
+export class ForeignLinkError extends Error {
+  override readonly name = 'ForeignLinkError';
+  constructor(
+    readonly link: string,
+    readonly origin: string,
+  ) {
+    super(`next link "${link}" leaves the configured origin ${origin}; refusing to follow it`);
+  }
+}
+
+/** A next link equal to the request that produced it (NOTES.md 11.4); following it would loop forever. */
+export class SelfLinkError extends Error {
+  override readonly name = 'SelfLinkError';
+  constructor(readonly link: string) {
+    super(
+      `next link "${link}" equals the current request; use a range filter (gt/lt) instead of eq to paginate`,
+    );
+  }
+}
+
+export class ResponseTooLargeError extends Error {
+  override readonly name = 'ResponseTooLargeError';
+  constructor(
+    readonly url: string,
+    readonly limitBytes: number,
+  ) {
+    super(
+      `response from ${url} exceeds ${limitBytes} bytes; lower the limit parameter or raise max_response_bytes`,
+    );
+  }
+}
+
+/** The body was not JSON or not the expected envelope (`{transactions|rewards|actions, links}`). */
+export class MalformedResponseError extends Error {
+  override readonly name = 'MalformedResponseError';
+  constructor(
+    readonly url: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`malformed response from ${url}: ${detail}`, options);
+  }
+}
+
+export type VerifyErrorKind =
+  | 'bad-request'
+  | 'not-verified'
+  | 'rate-limited'
+  | 'upstream'
+  | 'too-large'
+  | 'server'
+  | 'network'
+  | 'malformed';
+
+/** A failed verification call. `message` never contains the API key. */
+export class VerifyError extends Error {
+  override readonly name = 'VerifyError';
+  constructor(
+    readonly kind: VerifyErrorKind,
+    readonly status: number | null,
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,104 @@
+// The one retry loop of the query client: budget → request → classify → wait → again, with metrics and a
+// static log line per retry. 429 (Retry-After honoured), 5xx, resets and timeouts are retried up to the
+// policy's attempts; other statuses surface `_status.messages` as LedgerHttpError.
+import type { Logger } from 'pino';
+import type { Metrics } from '../observability/metrics.js';
+import { LedgerHttpError, LedgerNetworkError } from './errors.js';
+import { sendHttp, type HttpResponse, type HttpSettings } from './http.js';
+import type { RequestBudget } from './request-budget.js';
+import {
+  classifyNetworkError,
+  parseRetryAfter,
+  retryDelay,
+  retryReasonForStatus,
+  type RetryPolicy,
+  type RetryReason,
+} from './retry.js';
+import { ErrorBody } from './schema.js';
+
+export type LedgerMetrics = Pick<
+  Metrics,
+  'requests' | 'requestDuration' | 'retries' | 'budgetWait' | 'pages' | 'invalidRecords'
+>;
+
+export interface RequestContext {
+  readonly http: HttpSettings;
+  readonly budget: RequestBudget;
+  readonly retry: RetryPolicy;
+  readonly log: Logger | undefined;
+  readonly metrics: LedgerMetrics | undefined;
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly clock: () => number;
+  readonly random: () => number;
+}
+
+export interface GetOptions {
+  readonly signal?: AbortSignal;
+  readonly priority?: number;
+}
+
+type Outcome =
+  { done: true; value: string } | { done: false; reason: RetryReason; retryAfterMs?: number; error: Error };
+
+/** GETs `path` and returns the body text of a 200, retrying what is worth retrying. */
+export async function getText(
+  ctx: RequestContext,
+  endpoint: string,
+  path: string,
+  opts: GetOptions,
+): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const waited = await ctx.budget.acquire({ priority: opts.priority, signal: opts.signal });
+    ctx.metrics?.budgetWait.observe(waited / 1000);
+    const outcome = await attemptOnce(ctx, endpoint, path, opts.signal);
+    if (outcome.done) return outcome.value;
+    if (attempt >= ctx.retry.maxAttempts) throw outcome.error;
+    const delayMs = retryDelay(attempt, outcome.retryAfterMs, ctx.retry, ctx.random);
+    ctx.metrics?.retries.inc({ endpoint, reason: outcome.reason });
+    ctx.log?.warn(
+      { endpoint, path, attempt, reason: outcome.reason, delayMs },
+      'ledger request will be retried',
+    );
+    await ctx.sleep(delayMs, opts.signal);
+  }
+}
+
+async function attemptOnce(
+  ctx: RequestContext,
+  endpoint: string,
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<Outcome> {
+  const started = ctx.clock();
+  let response: HttpResponse;
+  try {
+    response = await sendHttp(ctx.http, { method: 'GET', path, signal });
+  } catch (err) {
+    ctx.metrics?.requests.inc({ endpoint, status: 'error' });
+    const reason = signal?.aborted ? undefined : classifyNetworkError(err);
+    if (reason === undefined) throw err;
+    return { done: false, reason, error: new LedgerNetworkError(reason, path, { cause: err }) };
+  } finally {
+    ctx.metrics?.requestDuration.observe({ endpoint }, (ctx.clock() - started) / 1000);
+  }
+  ctx.metrics?.requests.inc({ endpoint, status: String(response.status) });
+  if (response.status === 200) return { done: true, value: response.text };
+  const error = new LedgerHttpError(response.status, errorMessages(response.text), path);
+  const reason = retryReasonForStatus(response.status);
+  if (reason === undefined) throw error;
+  const header = response.headers['retry-after'];
+  const retryAfterMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, ctx.clock());
+  return { done: false, reason, retryAfterMs, error };
+}
+
+/** The `_status.messages[].message` texts, or none when the body is not the service's error body. */
+export function errorMessages(text: string): string[] {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const parsed = ErrorBody.safeParse(body);
+  return parsed.success ? parsed.data._status.messages.map((m) => m.message) : [];
+}
