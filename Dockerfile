@@ -1,0 +1,61 @@
+# syntax=docker/dockerfile:1
+# ledger-sentinel image: build with the full Node image (compilers for better-sqlite3), run on the slim one.
+#
+#   docker build -t ledger-sentinel:0.1.0 .
+#   docker run --read-only --tmpfs /tmp -v ledger-sentinel-state:/var/lib/ledger-sentinel \
+#     -v "$PWD/config.yaml:/etc/ledger-sentinel/config.yaml:ro" -p 9464:9464 ledger-sentinel:0.1.0
+#
+# Base images are pinned by exact tag; both stages use the same Node and Debian release so the native module
+# built in the first runs in the second. For reproducible builds also pin the digest, e.g.
+#   FROM node:22.23.3-bookworm-slim@sha256:<digest from `docker buildx imagetools inspect`>
+# (docs/deployment.md, "The Docker image").
+
+FROM node:22.23.3-bookworm AS build
+WORKDIR /app
+# Compile better-sqlite3 from source with the toolchain of this image instead of downloading a prebuilt binary.
+# node-gyp takes the headers from this image (nodedir) rather than downloading them.
+ENV npm_config_build_from_source=true \
+    npm_config_nodedir=/usr/local \
+    npm_config_fund=false \
+    npm_config_audit=false \
+    npm_config_update_notifier=false
+# Dependencies first, so that this layer is reused until package-lock.json changes. `npm ci` runs the package's
+# prepare script (tsc), which needs the sources, so install scripts are deferred: the next RUN builds the one
+# native dependency, then the TypeScript build runs once the sources are copied.
+COPY package.json package-lock.json .npmrc ./
+RUN --mount=type=cache,target=/root/.npm \
+    npm ci --ignore-scripts \
+    && npm rebuild better-sqlite3 \
+    && node -e "require('better-sqlite3')(':memory:').close()"
+COPY tsconfig.json tsconfig.build.json ./
+COPY src/ ./src/
+COPY bin/ ./bin/
+COPY rules/ ./rules/
+RUN npm run build \
+    && npm prune --omit=dev \
+    && chmod 0755 bin/ledger-sentinel.js \
+    && node bin/ledger-sentinel.js --version
+
+FROM node:22.23.3-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules/ ./node_modules/
+COPY --from=build /app/dist/ ./dist/
+COPY --from=build /app/bin/ ./bin/
+COPY --from=build /app/rules/ ./rules/
+# The state directory is the only place the daemon writes (besides /tmp); owned by the runtime user so a fresh
+# named volume inherits it. Config, rules and secrets are mounted read-only under /etc/ledger-sentinel.
+RUN ln -s /app/bin/ledger-sentinel.js /usr/local/bin/ledger-sentinel \
+    && mkdir -p /etc/ledger-sentinel/rules /etc/ledger-sentinel/secrets /var/lib/ledger-sentinel \
+    && chown 1000:1000 /var/lib/ledger-sentinel
+VOLUME ["/var/lib/ledger-sentinel"]
+# The image's `node` user, by number so that Kubernetes' runAsNonRoot can verify it without /etc/passwd.
+USER 1000:1000
+EXPOSE 9464
+# Kubernetes ignores HEALTHCHECK (the chart has probes); for plain Docker, probe /healthz with node itself,
+# since the slim image has no curl or wget.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["ledger-sentinel", "run"]
+CMD ["--config", "/etc/ledger-sentinel/config.yaml"]
