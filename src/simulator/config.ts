@@ -1,0 +1,32 @@
+// Simulator settings: the REST configuration keys of the service that the three routes read.
+import { timestampFromMillis } from '../ledger/timestamp.js';
+
+export interface SimulatorConfig {
+  /** response.limit.max: larger `limit` values are capped silently (NOTES.md 4). */
+  maxLimit: number;
+  /** The default limit, read once at start-up upstream (25). */
+  defaultLimit: number;
+  /** query.maxRepeatedQueryParameters (100). */
+  maxRepeatedQueryParameters: number;
+  /** query.bindTimestampRange: the 60-day binding of /transactions (NOTES.md 11.5). */
+  bindTimestampRange: boolean;
+  /** query.maxTransactionsTimestampRange in ns (60 days). */
+  maxTimestampRangeNs: bigint;
+  /** "now" in ns since the epoch; the binding's default upper bound. */
+  now(): bigint;
+}
+
+export const SIXTY_DAYS_NS = 5_184_000_000_000_000n;
+
+/** Upstream defaults; binding on, as on the Hedera-operated mainnet the living ledger imitates. */
+export function defaultSimulatorConfig(overrides: Partial<SimulatorConfig> = {}): SimulatorConfig {
+  return {
+    maxLimit: 100,
+    defaultLimit: 25,
+    maxRepeatedQueryParameters: 100,
+    bindTimestampRange: true,
+    maxTimestampRangeNs: SIXTY_DAYS_NS,
+    now: () => timestampFromMillis(Date.now()),
+    ...overrides,
+  };
+}

@@ -1,0 +1,131 @@
+// Loads an upstream spec-test `setup` into a fresh store, following FIXTURES.md section 2: defaults, derived
+// fee rows, cryptotransfers expansion, reward rows, entities (history rows skipped), contract results' hash
+// links and contract actions, plus `config` overrides and `features.fakeTime`.
+import { defaultSimulatorConfig, type SimulatorConfig } from './config.js';
+import { makeSimContractAction } from './action-json.js';
+import {
+  boolInput,
+  bytesInput,
+  entityInput,
+  fakeTimeInput,
+  intInput,
+  isHistoryRow,
+  items,
+  nullableInt,
+} from './fixture-values.js';
+import { SimulatorStore } from './store.js';
+import { expandCryptoTransfer, toTransactionRow } from './fixture-transactions.js';
+import { makeSimTransaction, type TransferInput } from './transaction-json.js';
+
+export interface LoadedFixture {
+  readonly store: SimulatorStore;
+  readonly config: SimulatorConfig;
+}
+
+export interface LoadFixtureOptions {
+  /** Overrides setup.config.query.bindTimestampRange (the matrix); default from setup, else false. */
+  readonly bindTimestampRange?: boolean;
+}
+
+const DEFAULT_CONTRACT_HASH = Uint8Array.from({ length: 32 }, (_, i) => i);
+
+/** A fresh store and config for one spec setup (parse the spec with parseSpecJson for exact int64s). */
+export function loadFixture(setup: Record<string, unknown>, options: LoadFixtureOptions = {}): LoadedFixture {
+  const store = new SimulatorStore();
+  for (const item of items(setup.accounts)) addEntity(store, item, 'ACCOUNT');
+  for (const item of items(setup.contracts)) addEntity(store, item, 'CONTRACT');
+  for (const item of items(setup.contractactions)) addAction(store, item);
+  for (const item of items(setup.contractresults)) addContractResult(store, item);
+  for (const item of items(setup.entities)) addEntity(store, item, 'ACCOUNT');
+  const rewards = addRewards(store, items(setup.stakingRewardTransfers));
+  const txItems = [...items(setup.cryptotransfers).map(expandCryptoTransfer), ...items(setup.transactions)];
+  for (const item of txItems) {
+    const row = toTransactionRow(item);
+    store.addTransaction(
+      makeSimTransaction({ ...row, stakingRewards: rewards.get(row.consensusTimestamp) ?? [] }),
+    );
+  }
+  return { store, config: fixtureConfig(setup, options) };
+}
+
+function fixtureConfig(setup: Record<string, unknown>, options: LoadFixtureOptions): SimulatorConfig {
+  const overrides = (setup.config ?? {}) as {
+    response?: { limit?: { max?: unknown } };
+    query?: { bindTimestampRange?: unknown; maxRepeatedQueryParameters?: unknown };
+  };
+  const features = (setup.features ?? {}) as { fakeTime?: unknown };
+  const now = fakeTimeInput(features.fakeTime);
+  const base = defaultSimulatorConfig();
+  return {
+    ...base,
+    maxLimit: Number(intInput(overrides.response?.limit?.max, BigInt(base.maxLimit))),
+    maxRepeatedQueryParameters: Number(
+      intInput(overrides.query?.maxRepeatedQueryParameters, BigInt(base.maxRepeatedQueryParameters)),
+    ),
+    bindTimestampRange: options.bindTimestampRange ?? boolInput(overrides.query?.bindTimestampRange, false),
+    ...(now === null ? {} : { now: () => now }),
+  };
+}
+
+function addEntity(store: SimulatorStore, item: Record<string, unknown>, type: string): void {
+  if (isHistoryRow(item)) return;
+  const shard = intInput(item.shard, 0n);
+  const realm = intInput(item.realm, 0n);
+  const num = intInput(item.num, 0n);
+  const alias = item.alias;
+  store.addEntity({
+    id: (shard << 54n) | (realm << 38n) | num,
+    alias: typeof alias === 'string' ? alias : bytesInput(alias),
+    evmAddress: bytesInput(item.evm_address),
+    deleted: boolInput(item.deleted, false),
+    type: typeof item.type === 'string' ? item.type : type,
+  });
+}
+
+function addRewards(store: SimulatorStore, rows: Record<string, unknown>[]): Map<bigint, TransferInput[]> {
+  const byTimestamp = new Map<bigint, TransferInput[]>();
+  for (const item of rows) {
+    const accountId = entityInput(item.account_id) ?? 1001n;
+    const amount = intInput(item.amount, 100n);
+    const timestamp = intInput(item.consensus_timestamp, 0n);
+    store.addReward({ accountId, amount, timestamp });
+    const list = byTimestamp.get(timestamp) ?? [];
+    list.push({ account: accountId, amount });
+    byTimestamp.set(timestamp, list);
+  }
+  return byTimestamp;
+}
+
+function addContractResult(store: SimulatorStore, item: Record<string, unknown>): void {
+  store.addContractTransactionHash(bytesInput(item.transaction_hash) ?? DEFAULT_CONTRACT_HASH, {
+    consensusTimestamp: intInput(item.consensus_timestamp, 1234510001n),
+    payer: entityInput(item.payer_account_id) ?? 102n,
+  });
+}
+
+function addAction(store: SimulatorStore, item: Record<string, unknown>): void {
+  const callOperationType = nullableInt(
+    item.call_operation_type === undefined ? 1 : item.call_operation_type,
+  );
+  store.addContractActions([
+    makeSimContractAction({
+      consensusTimestamp: intInput(item.consensus_timestamp, 1234510001n),
+      payer: entityInput(item.payer_account_id) ?? 102n,
+      index: Number(intInput(item.index, 1n)),
+      callDepth: Number(intInput(item.call_depth, 1n)),
+      callType: Number(intInput(item.call_type, 1n)),
+      callOperationType: callOperationType === null ? null : Number(callOperationType),
+      caller: entityInput(item.caller) ?? 8001n,
+      callerType: typeof item.caller_type === 'string' ? item.caller_type : 'CONTRACT',
+      gas: intInput(item.gas, 10000n),
+      gasUsed: intInput(item.gas_used, 5000n),
+      input: bytesInput(item.input),
+      recipientAccount: entityInput(item.recipient_account),
+      recipientAddress: bytesInput(item.recipient_address),
+      recipientContract: entityInput(item.recipient_contract),
+      resultData: bytesInput(item.result_data),
+      resultDataType: Number(intInput(item.result_data_type, 11n)),
+      value: intInput(item.value, 100n),
+    }),
+  ]);
+}

@@ -1,0 +1,363 @@
+// The simulator's in-memory ledger: API-shaped records plus the internal columns and indexes the three query
+// routes need. Everything is keyed by exact nanosecond bigints and encoded entity ids (ledger/entity-id.ts).
+//
+// Visibility (ingestion lag, late records): a record is served only when
+//   1. `visibleUntil` is null or its consensus timestamp is <= visibleUntil (a global ingestion watermark), and
+//   2. its own `visibleAt` is absent or <= the request's "now" (ns on the server clock).
+// Records are immutable once added; the wire JSON of a transaction is serialized once, when it is added.
+import { decodeBase32, toHex } from './bytes.js';
+import { serializeJson } from './json.js';
+
+/** A `crypto_transfer` row (HBAR leg) or the account part of a `token_transfer` row. */
+export interface SimTransferRow {
+  /** Encoded entity id of the account (ledger/entity-id.ts encodeEntityId). */
+  readonly account: bigint;
+  readonly amount: bigint;
+}
+
+export interface SimTokenTransferRow extends SimTransferRow {
+  readonly tokenId: bigint;
+}
+
+/** Wire-shaped JSON object: amounts may be number or bigint; bigints serialize as exact JSON integers. */
+export type WireJson = { readonly [key: string]: unknown };
+
+/**
+ * One transaction: exactly what /api/v1/transactions returns for it (`json`), plus the columns queries use.
+ * Build one from row-like input with `makeSimTransaction` (transaction-json.ts) or assemble it yourself.
+ */
+export interface SimTransaction {
+  readonly consensusTimestamp: bigint;
+  /** Encoded payer account id. */
+  readonly payer: bigint;
+  readonly type: number;
+  readonly result: number;
+  readonly nonce: number;
+  readonly parentConsensusTimestamp: bigint | null;
+  readonly validStartNs: bigint;
+  /** crypto_transfer rows (fee legs included), as the account.id and type=credit|debit filters see them. */
+  readonly transfers: readonly SimTransferRow[];
+  /** Fungible token_transfer rows. NFT transfers never match account filters (NOTES.md 5.3). */
+  readonly tokenTransfers: readonly SimTokenTransferRow[];
+  readonly json: WireJson;
+  /** Served only once the request clock reaches this (ns); absent = always. */
+  readonly visibleAt?: bigint;
+}
+
+export interface SimEntityInput {
+  /** Encoded id (bigint) or `shard.realm.num` text. */
+  readonly id: bigint | string;
+  /** Raw alias bytes, or the upper-case base32 text form. */
+  readonly alias?: Uint8Array | string | null;
+  /** 20 bytes, or hex text with or without 0x. */
+  readonly evmAddress?: Uint8Array | string | null;
+  readonly deleted?: boolean;
+  readonly type?: string;
+}
+
+export interface SimEntity {
+  readonly id: bigint;
+  readonly aliasHex: string | null;
+  readonly evmHex: string | null;
+  readonly deleted: boolean;
+  readonly type: string;
+}
+
+export interface SimReward {
+  readonly accountId: bigint;
+  readonly amount: bigint;
+  /** Consensus timestamp of the payout, ns. */
+  readonly timestamp: bigint;
+  readonly visibleAt?: bigint;
+}
+
+export interface SimRewardInput {
+  readonly accountId: bigint | string;
+  readonly amount: bigint | number;
+  readonly timestamp: bigint;
+  readonly visibleAt?: bigint;
+}
+
+/** One contract_action row: `json` is exactly the /actions item. */
+export interface SimContractAction {
+  readonly consensusTimestamp: bigint;
+  /** Encoded payer account id of the parent transaction. */
+  readonly payer: bigint;
+  readonly index: number;
+  readonly json: WireJson;
+  readonly visibleAt?: bigint;
+}
+
+export interface SimHashLink {
+  readonly consensusTimestamp: bigint;
+  /** Encoded payer account id. */
+  readonly payer: bigint;
+  readonly visibleAt?: bigint;
+}
+
+/** A transaction as stored: the record plus its UTF-8 JSON, serialized once when added. */
+export interface StoredTransaction {
+  readonly tx: SimTransaction;
+  readonly bytes: Buffer;
+}
+
+export interface ScanOptions {
+  /** Inclusive bounds, ns; null = open. */
+  readonly lower: bigint | null;
+  readonly upper: bigint | null;
+  readonly order: 'asc' | 'desc';
+  readonly limit: number;
+  /** Request clock, ns, for per-record visibility. */
+  readonly nowNs: bigint;
+  /** When set, only transactions in the union index of these accounts are candidates (OR-ed). */
+  readonly accounts?: readonly bigint[];
+}
+
+const TX_LOOKUP_WINDOW_NS = 35n * 60n * 1_000_000_000n;
+
+export class SimulatorStore {
+  /** Global ingestion watermark (consensus ns); null = everything added is ingested. */
+  visibleUntil: bigint | null = null;
+
+  private readonly txs: StoredTransaction[] = [];
+  private readonly byTimestamp = new Map<bigint, StoredTransaction>();
+  /** Union index per encoded account: payer (if payer-eligible), HBAR transfer or token transfer; sorted asc. */
+  private readonly byAccount = new Map<bigint, StoredTransaction[]>();
+  private readonly byPayerValidStart = new Map<string, StoredTransaction[]>();
+  private readonly entities = new Map<bigint, SimEntity>();
+  private readonly rewardsByAccount = new Map<bigint, SimReward[]>();
+  private readonly actionsByTx = new Map<string, SimContractAction[]>();
+  private readonly hashLinks = new Map<string, SimHashLink[]>();
+
+  get transactionCount(): number {
+    return this.txs.length;
+  }
+
+  /** Adds a transaction; consensus timestamps are unique (NOTES.md 15), a duplicate throws. */
+  addTransaction(tx: SimTransaction): void {
+    if (this.byTimestamp.has(tx.consensusTimestamp)) {
+      throw new Error(
+        `duplicate consensus timestamp ${tx.consensusTimestamp}: timestamps are unique per transaction`,
+      );
+    }
+    const stored: StoredTransaction = { tx, bytes: Buffer.from(serializeJson(tx.json)) };
+    this.byTimestamp.set(tx.consensusTimestamp, stored);
+    insertSorted(this.txs, stored);
+    for (const account of unionAccounts(tx)) {
+      const list = this.byAccount.get(account);
+      if (list) insertSorted(list, stored);
+      else this.byAccount.set(account, [stored]);
+    }
+    const key = `${tx.payer}-${tx.validStartNs}`;
+    const sameId = this.byPayerValidStart.get(key);
+    if (sameId) sameId.push(stored);
+    else this.byPayerValidStart.set(key, [stored]);
+  }
+
+  addEntity(input: SimEntityInput): void {
+    const entity: SimEntity = {
+      id: typeof input.id === 'bigint' ? input.id : encodeText(input.id),
+      aliasHex: toAliasHex(input.alias),
+      evmHex: toHex(input.evmAddress),
+      deleted: input.deleted ?? false,
+      type: input.type ?? 'ACCOUNT',
+    };
+    this.entities.set(entity.id, entity);
+  }
+
+  addReward(input: SimRewardInput): void {
+    const reward: SimReward = {
+      accountId: typeof input.accountId === 'bigint' ? input.accountId : encodeText(input.accountId),
+      amount: BigInt(input.amount),
+      timestamp: input.timestamp,
+      ...(input.visibleAt === undefined ? {} : { visibleAt: input.visibleAt }),
+    };
+    const list = this.rewardsByAccount.get(reward.accountId) ?? [];
+    const at = upperBound(list, reward.timestamp, (r) => r.timestamp);
+    list.splice(at, 0, reward);
+    this.rewardsByAccount.set(reward.accountId, list);
+  }
+
+  addContractActions(actions: readonly SimContractAction[]): void {
+    for (const action of actions) {
+      const key = `${action.consensusTimestamp}:${action.payer}`;
+      const list = this.actionsByTx.get(key) ?? [];
+      const at = upperBound(list, BigInt(action.index), (a) => BigInt(a.index));
+      list.splice(at, 0, action);
+      this.actionsByTx.set(key, list);
+    }
+  }
+
+  /** Links a 32-byte hash (bytes or hex, 0x optional) to a transaction, as contract_transaction_hash does. */
+  addContractTransactionHash(hash: Uint8Array | string, link: SimHashLink): void {
+    const key = toHex(hash);
+    if (key === null) throw new Error('contract transaction hash is empty: pass 32 bytes or 64 hex digits');
+    const list = this.hashLinks.get(key) ?? [];
+    const at = upperBound(list, link.consensusTimestamp, (l) => l.consensusTimestamp);
+    list.splice(at, 0, link);
+    this.hashLinks.set(key, list);
+  }
+
+  /** True when the record is served at request time `nowNs`. */
+  isVisible(consensusTimestamp: bigint, visibleAt: bigint | undefined, nowNs: bigint): boolean {
+    if (this.visibleUntil !== null && consensusTimestamp > this.visibleUntil) return false;
+    return visibleAt === undefined || visibleAt <= nowNs;
+  }
+
+  /** Walks transactions within [lower, upper] in order, yielding visible ones that pass `accept`, up to limit. */
+  scanTransactions(options: ScanOptions, accept: (tx: SimTransaction) => boolean): StoredTransaction[] {
+    const source = options.accounts ? this.accountCandidates(options.accounts) : this.txs;
+    const from = options.lower === null ? 0 : lowerBound(source, options.lower, stamp);
+    const to = options.upper === null ? source.length : upperBound(source, options.upper, stamp);
+    const page: StoredTransaction[] = [];
+    const asc = options.order === 'asc';
+    for (let i = asc ? from : to - 1; asc ? i < to : i >= from; i += asc ? 1 : -1) {
+      const stored = source[i] as StoredTransaction;
+      const { tx } = stored;
+      if (!this.isVisible(tx.consensusTimestamp, tx.visibleAt, options.nowNs) || !accept(tx)) continue;
+      page.push(stored);
+      if (page.length >= options.limit) break;
+    }
+    return page;
+  }
+
+  /** The UTF-8 JSON of a stored transaction, serialized once when added; pages are concatenated from these. */
+  transactionBytes(stored: StoredTransaction): Buffer {
+    return stored.bytes;
+  }
+
+  /** Smallest visible consensus timestamp, or null when nothing is visible (the 60-day binding's lower default). */
+  firstTransactionTimestamp(nowNs: bigint): bigint | null {
+    for (const { tx } of this.txs) {
+      if (this.isVisible(tx.consensusTimestamp, tx.visibleAt, nowNs)) return tx.consensusTimestamp;
+    }
+    return null;
+  }
+
+  /** Any entity row with that id, deleted or not (the rewards existence check). */
+  getEntity(id: bigint): SimEntity | undefined {
+    return this.entities.get(id);
+  }
+
+  /** Non-deleted entity with these alias bytes (hex) in the given shard/realm. */
+  findByAlias(aliasHex: string, shard: bigint, realm: bigint): SimEntity | undefined {
+    return this.findEntity((e) => e.aliasHex === aliasHex, shard, realm);
+  }
+
+  /** Non-deleted entity with this 20-byte EVM address (lower-case hex, no 0x) in the given shard/realm. */
+  findByEvmAddress(evmHex: string, shard: bigint, realm: bigint): SimEntity | undefined {
+    return this.findEntity((e) => e.evmHex === evmHex, shard, realm);
+  }
+
+  /** Rewards of one account in [lower, upper] (ns, inclusive; null = open), ascending, visible only. */
+  rewardsOf(accountId: bigint, nowNs: bigint): SimReward[] {
+    const list = this.rewardsByAccount.get(accountId) ?? [];
+    return list.filter((r) => this.isVisible(r.timestamp, r.visibleAt, nowNs));
+  }
+
+  /** Earliest visible hash link for a 32-byte hash (lower-case hex, no 0x). */
+  resolveHash(hashHex: string, nowNs: bigint): SimHashLink | undefined {
+    const list = this.hashLinks.get(hashHex) ?? [];
+    return list.find((l) => this.isVisible(l.consensusTimestamp, l.visibleAt, nowNs));
+  }
+
+  /** The first visible transaction with this payer and valid start whose timestamp is within 35 min of it. */
+  resolveTransactionId(payer: bigint, validStartNs: bigint, nowNs: bigint): SimTransaction | undefined {
+    const list = this.byPayerValidStart.get(`${payer}-${validStartNs}`) ?? [];
+    const found = list.find(({ tx }) => {
+      const ts = tx.consensusTimestamp;
+      const inWindow = ts >= validStartNs && ts <= validStartNs + TX_LOOKUP_WINDOW_NS;
+      return inWindow && this.isVisible(ts, tx.visibleAt, nowNs);
+    });
+    return found?.tx;
+  }
+
+  /** Actions of (timestamp, payer), ascending by index, visible only. */
+  actionsOf(consensusTimestamp: bigint, payer: bigint, nowNs: bigint): SimContractAction[] {
+    const list = this.actionsByTx.get(`${consensusTimestamp}:${payer}`) ?? [];
+    return list.filter((a) => this.isVisible(a.consensusTimestamp, a.visibleAt, nowNs));
+  }
+
+  private findEntity(test: (e: SimEntity) => boolean, shard: bigint, realm: bigint): SimEntity | undefined {
+    for (const entity of this.entities.values()) {
+      if (entity.deleted || !test(entity)) continue;
+      if (entity.id >> 38n === ((shard << 16n) | realm)) return entity;
+    }
+    return undefined;
+  }
+
+  private accountCandidates(accounts: readonly bigint[]): StoredTransaction[] {
+    const unique = [...new Set(accounts)];
+    if (unique.length === 1) return this.byAccount.get(unique[0] as bigint) ?? [];
+    const merged = new Set<StoredTransaction>();
+    for (const account of unique) for (const stored of this.byAccount.get(account) ?? []) merged.add(stored);
+    return [...merged].sort((a, b) => compareBig(stamp(a), stamp(b)));
+  }
+}
+
+/** Types a synthetic child keeps in the payer branch (query.transactions.precedingTransactionTypes). */
+const PAYER_CHILD_TYPES = new Set([11, 15]);
+
+/** Whether the payer branch of account.id counts this transaction for its payer (NOTES.md 5.3). */
+export function payerBranchEligible(tx: SimTransaction): boolean {
+  return tx.nonce === 0 || tx.parentConsensusTimestamp !== null || PAYER_CHILD_TYPES.has(tx.type);
+}
+
+function unionAccounts(tx: SimTransaction): Set<bigint> {
+  const accounts = new Set<bigint>();
+  if (payerBranchEligible(tx)) accounts.add(tx.payer);
+  for (const row of tx.transfers) accounts.add(row.account);
+  for (const row of tx.tokenTransfers) accounts.add(row.account);
+  return accounts;
+}
+
+function stamp(stored: StoredTransaction): bigint {
+  return stored.tx.consensusTimestamp;
+}
+
+function compareBig(a: bigint, b: bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function insertSorted(list: StoredTransaction[], stored: StoredTransaction): void {
+  const last = list[list.length - 1];
+  if (last === undefined || stamp(last) < stamp(stored)) list.push(stored);
+  else list.splice(upperBound(list, stamp(stored), stamp), 0, stored);
+}
+
+/** First index whose key is >= value. */
+function lowerBound<T>(list: readonly T[], value: bigint, key: (item: T) => bigint): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (key(list[mid] as T) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First index whose key is > value. */
+function upperBound<T>(list: readonly T[], value: bigint, key: (item: T) => bigint): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (key(list[mid] as T) <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function encodeText(text: string): bigint {
+  const parts = text.split('.').map((p) => BigInt(p));
+  const [num = 0n, realm = 0n, shard = 0n] = parts.reverse();
+  return (shard << 54n) | (realm << 38n) | num;
+}
+
+function toAliasHex(alias: Uint8Array | string | null | undefined): string | null {
+  if (typeof alias !== 'string') return toHex(alias);
+  const bytes = decodeBase32(alias);
+  if (bytes === null) throw new Error(`alias "${alias}" is not upper-case RFC 4648 base32`);
+  return toHex(bytes);
+}
