@@ -1,0 +1,153 @@
+// `ledger-sentinel simulate`: serves the living ledger (or one spec fixture) on HTTP until ctx.signal fires.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+import type { CliContext, Command } from './command.js';
+import { parseDuration } from '../config/duration.js';
+import { FAULT_PRESETS, resolveFaultProfile, type FaultProfile } from '../simulator/faults.js';
+import { startLivingLedger } from '../simulator/living-ledger-server.js';
+import { MAX_TPS } from '../simulator/living-ledger.js';
+import { loadFixture } from '../simulator/fixtures.js';
+import { parseSpecJson } from '../simulator/fixture-values.js';
+import { startSimulator } from '../simulator/server.js';
+
+const USAGE = `Usage: ledger-sentinel simulate [options]
+
+Serves a simulated ledger query service (and verification service) until stopped.
+
+Options:
+  --port <n>               port on 127.0.0.1 (default 5551; 0 = any free port)
+  --host <addr>            listen address (default 127.0.0.1)
+  --seed <n>               seed of the living ledger and of the faults (default 1)
+  --tps <n>                transactions per second (default 20)
+  --lag <duration>         ingestion lag after each 2 s record file (default 2s)
+  --faults <profile>       ${Object.keys(FAULT_PRESETS).join(' | ')} | <file.json|file.yaml> (default none)
+  --fixture <file>         serve one spec-test setup instead of the living ledger
+  --range-binding on|off   60-day binding of /transactions (default on; off with --fixture)
+`;
+
+export interface SimulateArgs {
+  readonly host: string;
+  readonly port: number;
+  readonly seed: string;
+  readonly tps: number;
+  readonly lagMs: number;
+  readonly faults: string;
+  readonly fixture: string | undefined;
+  readonly rangeBinding: boolean | undefined;
+}
+
+/** Parses argv; returns an error message (what, where, how to fix) instead of throwing. */
+export function parseSimulateArgs(argv: readonly string[]): SimulateArgs | string {
+  let values;
+  try {
+    values = parseArgs({
+      args: [...argv],
+      options: {
+        port: { type: 'string', default: '5551' },
+        host: { type: 'string', default: '127.0.0.1' },
+        seed: { type: 'string', default: '1' },
+        tps: { type: 'string', default: '20' },
+        lag: { type: 'string', default: '2s' },
+        faults: { type: 'string', default: 'none' },
+        fixture: { type: 'string' },
+        'range-binding': { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (err) {
+    return `${(err as Error).message}. Run ledger-sentinel simulate --help for the options.`;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    return `--port: expected 0-65535, got "${values.port}"`;
+  const tps = Number(values.tps);
+  if (!(tps > 0 && tps <= MAX_TPS)) return `--tps: expected a number in (0, ${MAX_TPS}], got "${values.tps}"`;
+  const lagMs = parseDuration(values.lag);
+  if (lagMs === undefined) return `--lag: expected a duration like "2s" or "500ms", got "${values.lag}"`;
+  const binding = values['range-binding'];
+  if (binding !== undefined && binding !== 'on' && binding !== 'off') {
+    return `--range-binding: expected on or off, got "${binding}"`;
+  }
+  return {
+    host: values.host,
+    port,
+    seed: values.seed,
+    tps,
+    lagMs,
+    faults: values.faults,
+    fixture: values.fixture,
+    rangeBinding: binding === undefined ? undefined : binding === 'on',
+  };
+}
+
+async function loadFaults(name: string, cwd: string): Promise<FaultProfile> {
+  if (FAULT_PRESETS[name]) return resolveFaultProfile(name);
+  if (!/\.(json|ya?ml)$/i.test(name)) return resolveFaultProfile(name);
+  const text = await readFile(resolve(cwd, name), 'utf8');
+  return resolveFaultProfile(/\.json$/i.test(name) ? JSON.parse(text) : parseYaml(text));
+}
+
+async function serveFixture(args: SimulateArgs, ctx: CliContext): Promise<() => Promise<void>> {
+  const file = resolve(ctx.cwd, args.fixture as string);
+  const spec = parseSpecJson(await readFile(file, 'utf8')) as { setup?: Record<string, unknown> };
+  if (!spec.setup)
+    throw new Error(`${file}: no "setup" object; pass a spec-test file such as transactions/limit.json`);
+  const loaded = loadFixture(spec.setup, { bindTimestampRange: args.rangeBinding ?? false });
+  const sim = await startSimulator({
+    store: loaded.store,
+    config: loaded.config,
+    host: args.host,
+    port: args.port,
+  });
+  ctx.stdout.write(`${sim.url}\n`);
+  ctx.stdout.write(`fixture ${file}, range binding ${args.rangeBinding ? 'on' : 'off'}\n`);
+  return () => sim.close();
+}
+
+async function serveLiving(args: SimulateArgs, ctx: CliContext): Promise<() => Promise<void>> {
+  const faults = await loadFaults(args.faults, ctx.cwd);
+  const running = await startLivingLedger({
+    host: args.host,
+    port: args.port,
+    seed: args.seed,
+    tps: args.tps,
+    lagMs: args.lagMs,
+    faults,
+    bindTimestampRange: args.rangeBinding ?? true,
+    autoAdvanceMs: 500,
+  });
+  ctx.stdout.write(`${running.url}\n`);
+  ctx.stdout.write(
+    `living ledger: seed ${args.seed}, ${args.tps} tps, lag ${args.lagMs} ms, faults ${faults.name ?? args.faults}, ` +
+      `range binding ${args.rangeBinding === false ? 'off' : 'on'}; ground truth at ${running.url}/_sim/stats\n`,
+  );
+  return () => running.close();
+}
+
+export const simulate: Command = {
+  name: 'simulate',
+  summary: 'serve a simulated ledger query service (living ledger or a spec fixture)',
+  usage: USAGE,
+  async run(ctx) {
+    const args = parseSimulateArgs(ctx.argv);
+    if (typeof args === 'string') {
+      ctx.stderr.write(`ledger-sentinel simulate: ${args}\n`);
+      return 2;
+    }
+    let close: () => Promise<void>;
+    try {
+      close = args.fixture === undefined ? await serveLiving(args, ctx) : await serveFixture(args, ctx);
+    } catch (err) {
+      ctx.stderr.write(`ledger-sentinel simulate: ${(err as Error).message}\n`);
+      return 1;
+    }
+    if (!ctx.signal.aborted) {
+      await new Promise<void>((done) => ctx.signal.addEventListener('abort', () => done(), { once: true }));
+    }
+    await close();
+    return 0;
+  },
+};

@@ -1,0 +1,92 @@
+// Test hooks: a transaction described by a few fields (a large debit from a given account, a deep call trace)
+// becomes overrides for the generator, which fills in everything else and gives it the next timestamps.
+import { normalizeEntityId } from '../ledger/entity-id.js';
+import { TRANSACTION_MIX } from './traffic-mix.js';
+import type { Population, SimAccount } from './traffic-population.js';
+import type { Leg } from './traffic-record.js';
+import type { RecordOverrides } from './traffic.js';
+
+export interface InjectSpec {
+  /** A transaction type name, default CRYPTOTRANSFER. */
+  readonly type?: string;
+  /** Payer `0.0.N`; default a random account of the population. */
+  readonly payer?: string;
+  /** A result name, default SUCCESS. */
+  readonly result?: string;
+  /** HBAR legs besides the fee legs (which are always added from the payer, unless fee is 0). */
+  readonly transfers?: readonly { readonly account: string; readonly amount: bigint | number | string }[];
+  readonly memo?: string | Uint8Array;
+  /** Tinybars; default a generated fee. */
+  readonly fee?: bigint | number | string;
+  /** Contract types: the deepest call_depth of the trace. */
+  readonly traceDepth?: number;
+  /** Carried into the ground truth, so a test can find what it injected. */
+  readonly tag?: string;
+}
+
+function numOf(id: string): number {
+  const [shard, realm, num] = normalizeEntityId(id).split('.');
+  if (shard !== '0' || realm !== '0')
+    throw new RangeError(`inject: only shard 0 realm 0 ids are simulated, got "${id}"`);
+  return Number(num);
+}
+
+function payerAccount(population: Population, id: string): SimAccount {
+  const num = numOf(id);
+  return (
+    population.accounts.find((a) => a.num === num) ?? { num, alias: null, evmAddress: null, staked: false }
+  );
+}
+
+export function injectOverrides(spec: InjectSpec, population: Population): RecordOverrides {
+  const typeName = (spec.type ?? 'CRYPTOTRANSFER').toUpperCase();
+  const type = TRANSACTION_MIX.find((t) => t.name === typeName);
+  if (!type)
+    throw new RangeError(
+      `inject: unknown transaction type "${spec.type}": use a name from transaction-types.ts`,
+    );
+  const legs: Leg[] | undefined = spec.transfers?.map((t) => ({
+    account: numOf(t.account),
+    amount: BigInt(t.amount),
+  }));
+  const memo = spec.memo === undefined ? undefined : Buffer.from(spec.memo).toString('base64');
+  return {
+    type,
+    ...(spec.payer === undefined ? {} : { payer: payerAccount(population, spec.payer) }),
+    ...(spec.result === undefined ? {} : { result: spec.result }),
+    ...(legs === undefined ? {} : { legs }),
+    ...(memo === undefined ? {} : { memoBase64: memo }),
+    ...(spec.fee === undefined ? {} : { fee: BigInt(spec.fee) }),
+    ...(spec.traceDepth === undefined ? {} : { traceDepth: spec.traceDepth }),
+    ...(spec.tag === undefined ? {} : { tag: spec.tag }),
+  };
+}
+
+/** A CRYPTOTRANSFER debiting `amount` tinybars from `account` (payer) to `to` (default 0.0.1001). */
+export function largeDebit(
+  account: string,
+  amount: bigint | number,
+  to = '0.0.1001',
+  tag?: string,
+): InjectSpec {
+  return {
+    type: 'CRYPTOTRANSFER',
+    payer: account,
+    transfers: [
+      { account, amount: -BigInt(amount) },
+      { account: to, amount: BigInt(amount) },
+    ],
+    ...(tag === undefined ? {} : { tag }),
+  };
+}
+
+/** A successful CONTRACTCALL whose trace reaches call_depth `depth`. */
+export function deepCallTrace(depth: number, payer?: string, tag?: string): InjectSpec {
+  return {
+    type: 'CONTRACTCALL',
+    traceDepth: depth,
+    result: 'SUCCESS',
+    ...(payer === undefined ? {} : { payer }),
+    ...(tag === undefined ? {} : { tag }),
+  };
+}
