@@ -1,6 +1,6 @@
 /** One entry of the watch list, after config validation and normalisation. */
 export interface WatchedAccount {
-  /** Canonical `shard.realm.num`, e.g. `0.0.1234`. */
+  /** Canonical `shard.realm.num`, e.g. `0.0.1234`; for a rewards-only alias entry, the alias itself. */
   readonly id: string;
   /** Display name for messages; defaults to the id. */
   readonly name: string;
@@ -10,4 +10,6 @@ export interface WatchedAccount {
   readonly priority: number;
   /** Rewards can be watched by alias or EVM address; the path segment used on the rewards endpoint. */
   readonly rewardsPath: string;
+  /** What is tailed for it; default both. An alias-only entry has `['rewards']`. */
+  readonly sources?: readonly ('transactions' | 'rewards')[];
 }

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { AccountsConfig, TailConfig, watchedAccounts } from './config.js';
+
+describe('accounts config', () => {
+  it.each([
+    [
+      { id: '0.0.1234' },
+      { id: '0.0.1234', name: '0.0.1234', rewardsPath: '0.0.1234', sources: ['transactions', 'rewards'] },
+    ],
+    [
+      { id: 1234, name: 'hot' },
+      { id: '0.0.1234', name: 'hot', rewardsPath: '0.0.1234' },
+    ],
+    [{ id: '0.1234' }, { id: '0.0.1234' }],
+    [{ rewards_alias: 'HIQQEXWKW53RKN4W6XXC4Q232SYNZ3SZANVZZSUME5B5PRGXL663UAQA' }, { sources: ['rewards'] }],
+    [
+      { rewards_alias: '0x00000000000000000000000000000000000004d2' },
+      { id: '0.0.1234', rewardsPath: '0x00000000000000000000000000000000000004d2' },
+    ],
+    [
+      { id: '0.0.7', sources: ['rewards'], priority: 5, labels: { team: 'ops' } },
+      { sources: ['rewards'], priority: 5, labels: { team: 'ops' } },
+    ],
+  ])('normalises %j', (entry, expected) => {
+    const [account] = watchedAccounts(AccountsConfig.parse([entry]));
+
+    expect(account).toMatchObject(expected);
+  });
+
+  it.each([
+    [{ id: 'treasury' }, 'expected an account id like 0.0.1234 or 1234, got "treasury"'],
+    [{ name: 'x' }, 'each account needs an id (0.0.1234) or a rewards_alias'],
+    [{ id: '0.0.1', prio: 1 }, 'Unrecognized key: "prio"'],
+    [{ rewards_alias: 'abc' }, 'expected an upper-case base32 alias or a 40-hex EVM address'],
+  ])('rejects %j with a message that says how to fix it', (entry, message) => {
+    const result = AccountsConfig.safeParse([entry]);
+
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => i.message)).toContain(message);
+  });
+});
+
+describe('tail config', () => {
+  it('has the documented defaults', () => {
+    const config = TailConfig.parse(undefined);
+
+    expect(config).toEqual({
+      strategy: 'auto',
+      poll_interval: 2000,
+      jitter: 0.1,
+      overlap: 10_000,
+      start: 'now',
+      concurrency: 8,
+      reevaluate_rounds: 30,
+      max_backoff: 60_000,
+    });
+  });
+
+  it.each([
+    [{ poll_interval: '2 seconds' }, 'expected a duration like "2s" or "10m", got "2 seconds"'],
+    [{ poll_interval: '1ms' }, 'must be at least 100ms, got "1ms"'],
+    [{ start: 'yesterday' }, 'expected "now" or a timestamp like 1700000000.000000000'],
+    [{ strategy: 'fast' }, 'Invalid option: expected one of "auto"|"per-account"|"global"'],
+    [{ pol_interval: '2s' }, 'Unrecognized key: "pol_interval"'],
+  ])('rejects %j', (input, message) => {
+    const result = TailConfig.safeParse(input);
+
+    expect(result.error?.issues.map((i) => i.message)).toContain(message);
+  });
+
+  it('reads durations in milliseconds', () => {
+    const config = TailConfig.parse({ poll_interval: '500ms', overlap: '1m', max_backoff: '1h' });
+
+    expect([config.poll_interval, config.overlap, config.max_backoff]).toEqual([500, 60_000, 3_600_000]);
+  });
+});

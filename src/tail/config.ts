@@ -1,0 +1,111 @@
+// The `accounts` and `tail` config sections (owned here, composed by config/schema.ts), and their
+// normalisation into WatchedAccount. Strict objects: a typo in a key is an error, not a silent default.
+import { z } from 'zod';
+import { duration } from '../config/duration.js';
+import { formatEntityId, parseEntityId } from '../ledger/entity-id.js';
+import { parseTimestamp } from '../ledger/timestamp.js';
+import { QUERYABLE_TRANSACTION_TYPES } from '../ledger/transaction-types.js';
+import type { WatchedAccount } from './watched-account.js';
+
+const EVM_ADDRESS = /^(0x)?[0-9a-fA-F]{40}$/;
+const ALIAS = /^[A-Z2-7]+$/;
+
+const AccountId = z.union([z.string(), z.number().int().nonnegative()]).transform((value, ctx) => {
+  const parsed = parseEntityId(String(value));
+  if (parsed.ok) return formatEntityId(parsed.id);
+  ctx.addIssue({ code: 'custom', message: `expected an account id like 0.0.1234 or 1234, got "${value}"` });
+  return z.NEVER;
+});
+
+export const Pushdown = z
+  .object({
+    result: z.enum(['success', 'fail']).optional(),
+    transactiontype: z
+      .array(z.string())
+      .min(1)
+      .refine((names) => names.every((n) => QUERYABLE_TRANSACTION_TYPES.has(n.toUpperCase())), {
+        message: 'expected transaction type names the service accepts, like CRYPTOTRANSFER',
+      })
+      .optional(),
+  })
+  .strict();
+export type Pushdown = z.output<typeof Pushdown>;
+
+export const AccountEntry = z
+  .object({
+    id: AccountId.optional(),
+    /** Rewards only: an upper-case base32 alias or a 40-hex EVM address. */
+    rewards_alias: z
+      .string()
+      .refine((s) => ALIAS.test(s) || EVM_ADDRESS.test(s), {
+        message: 'expected an upper-case base32 alias or a 40-hex EVM address',
+      })
+      .optional(),
+    name: z.string().min(1).optional(),
+    labels: z.record(z.string(), z.string()).default({}),
+    priority: z.number().int().default(0),
+    sources: z
+      .array(z.enum(['transactions', 'rewards']))
+      .min(1)
+      .default(['transactions', 'rewards']),
+  })
+  .strict()
+  .refine((a) => a.id !== undefined || a.rewards_alias !== undefined, {
+    message: 'each account needs an id (0.0.1234) or a rewards_alias',
+  });
+export type AccountEntry = z.output<typeof AccountEntry>;
+
+export const AccountsConfig = z.array(AccountEntry).default([]);
+
+export const TailConfig = z
+  .object({
+    strategy: z.enum(['auto', 'per-account', 'global']).default('auto'),
+    poll_interval: duration({ min: '100ms' }).default(2000),
+    /** Fraction of the interval added or removed at random, so polls do not align. */
+    jitter: z.number().min(0).max(0.5).default(0.1),
+    /** How far behind the newest visible row a record may still appear (NOTES.md 17). */
+    overlap: duration().default(10_000),
+    start: z
+      .string()
+      .refine((s) => s === 'now' || /^\d{1,10}(\.\d{1,9})?$/.test(s), {
+        message: 'expected "now" or a timestamp like 1700000000.000000000',
+      })
+      .default('now'),
+    concurrency: z.number().int().min(1).max(64).default(8),
+    /** Rounds between two cost estimates of strategy auto. */
+    reevaluate_rounds: z.number().int().min(1).default(30),
+    max_backoff: duration({ min: '1s' }).default(60_000),
+  })
+  .strict()
+  .prefault({});
+export type TailConfig = z.output<typeof TailConfig>;
+
+/** Accounts in config order; an id given as a long-zero EVM address becomes its `0.0.N`. */
+export function watchedAccounts(entries: readonly AccountEntry[]): WatchedAccount[] {
+  return entries.map((entry) => {
+    const numeric = entry.id ?? longZeroId(entry.rewards_alias ?? '');
+    const id = numeric ?? entry.rewards_alias ?? '';
+    // /transactions takes no alias (NOTES.md 5.1): an alias-only entry can be tailed for rewards only.
+    const sources = numeric ? entry.sources : (['rewards'] as const);
+    return {
+      id,
+      name: entry.name ?? id,
+      labels: entry.labels,
+      priority: entry.priority,
+      rewardsPath: entry.rewards_alias ?? id,
+      sources,
+    };
+  });
+}
+
+function longZeroId(text: string): string | undefined {
+  if (!EVM_ADDRESS.test(text)) return undefined;
+  const hex = text.replace(/^0x/, '');
+  if (!/^0{24}/.test(hex)) return undefined;
+  return formatEntityId({ shard: 0n, realm: 0n, num: BigInt(`0x${hex.slice(24)}`) });
+}
+
+/** The start position as nanoseconds, or 'now'. */
+export function startPosition(config: TailConfig): bigint | 'now' {
+  return config.start === 'now' ? 'now' : parseTimestamp(config.start);
+}

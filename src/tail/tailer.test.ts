@@ -1,0 +1,181 @@
+// Scheduling: bounded concurrency, one poll per account at a time, priority order, per-stream backoff, the
+// automatic strategy choice and a clean stop. The ledger here is an in-memory TailSource (the interface the
+// real client satisfies); the end-to-end behaviour is tested against the simulator in test/integration/tail.
+import { describe, expect, it } from 'vitest';
+import { Transaction } from '../ledger/schema.js';
+import { formatTimestamp } from '../ledger/timestamp.js';
+import { openStateStore } from '../state/store.js';
+import { AccountsConfig, TailConfig, watchedAccounts } from './config.js';
+import type { RecordHandler } from './record-handler.js';
+import type { TailPage, TailSource, TransactionQuery } from './tail-source.js';
+import { createTailer } from './tailer.js';
+
+const HEAD = 1_700_000_000_000_000_000n;
+
+interface Probe {
+  source: TailSource;
+  readonly calls: string[];
+  maxInFlight: number;
+  failing: Set<string>;
+}
+
+/** A ledger whose newest 100 transactions are `gapNs` apart, and whose accounts are quiet. */
+function memoryLedger(gapNs: bigint): Probe {
+  let inFlight = 0;
+  const probe: Probe = {
+    source: undefined as unknown as TailSource,
+    calls: [],
+    maxInFlight: 0,
+    failing: new Set(),
+  };
+  async function* pages<T>(label: string, records: T[]): AsyncGenerator<TailPage<T>> {
+    probe.calls.push(label);
+    inFlight += 1;
+    probe.maxInFlight = Math.max(probe.maxInFlight, inFlight);
+    await new Promise((resolve) => setImmediate(resolve));
+    inFlight -= 1;
+    if (probe.failing.has(label)) throw new Error(`503 for ${label}`);
+    yield { url: label, records, next: null };
+  }
+  const newest = Array.from({ length: 100 }, (_, i) => tx(HEAD - BigInt(i) * gapNs));
+  probe.source = {
+    transactions: (q: TransactionQuery) =>
+      q.order === 'desc' ? pages('head', newest) : pages(q.accountId ? `tx:${q.accountId}` : 'global', []),
+    rewards: (path: string) => pages(`rw:${path}`, []),
+  };
+  return probe;
+}
+
+function tx(ts: bigint): Transaction {
+  return Transaction.parse({
+    charged_tx_fee: 1,
+    consensus_timestamp: formatTimestamp(ts),
+    name: 'CRYPTOTRANSFER',
+    result: 'SUCCESS',
+    transaction_id: '0.0.2-1-0',
+  });
+}
+
+const handler: RecordHandler<null> = { prepare: async () => null, apply: () => undefined };
+
+function accounts(n: number, priority = (_i: number) => 0) {
+  return watchedAccounts(
+    AccountsConfig.parse(
+      Array.from({ length: n }, (_, i) => ({
+        id: 100 + i,
+        priority: priority(i),
+        sources: ['transactions'],
+      })),
+    ),
+  );
+}
+
+function tailer(ledger: Probe, n: number, config: Record<string, unknown>, extra = {}) {
+  return createTailer({
+    store: openStateStore({ dir: ':memory:' }),
+    source: ledger.source,
+    handler,
+    accounts: accounts(n),
+    config: TailConfig.parse({ strategy: 'per-account', ...config }),
+    clock: () => 1_700_000_000_000,
+    ...extra,
+  });
+}
+
+describe('createTailer scheduling', () => {
+  it('polls every account once per round, at most `concurrency` at a time', async () => {
+    const ledger = memoryLedger(10_000_000n);
+    const t = tailer(ledger, 20, { concurrency: 3 });
+
+    await t.round(new AbortController().signal);
+
+    const polls = ledger.calls.filter((c) => c.startsWith('tx:'));
+    expect(polls.length).toBe(20);
+    expect(new Set(polls).size).toBe(20);
+    expect(ledger.maxInFlight).toBe(3);
+  });
+
+  it('polls higher-priority accounts first', async () => {
+    const ledger = memoryLedger(10_000_000n);
+    const t = createTailer({
+      store: openStateStore({ dir: ':memory:' }),
+      source: ledger.source,
+      handler,
+      accounts: accounts(4, (i) => i),
+      config: TailConfig.parse({ strategy: 'per-account', concurrency: 1 }),
+    });
+
+    await t.round(new AbortController().signal);
+
+    expect(ledger.calls.filter((c) => c.startsWith('tx:'))).toEqual([
+      'tx:0.0.103',
+      'tx:0.0.102',
+      'tx:0.0.101',
+      'tx:0.0.100',
+    ]);
+  });
+
+  it('backs a failing account off without holding up the others, then retries it', async () => {
+    const ledger = memoryLedger(10_000_000n);
+    let now = 1_700_000_000_000;
+    const t = tailer(ledger, 3, { poll_interval: '2s' }, { clock: () => now, random: () => 1 });
+    const signal = new AbortController().signal;
+    ledger.failing.add('tx:0.0.101');
+
+    const first = await t.round(signal);
+    ledger.calls.length = 0;
+    await t.round(signal);
+    const skipped = [...ledger.calls];
+    now += 2_000;
+    ledger.calls.length = 0;
+    await t.round(signal);
+
+    expect(first.failed).toBe(1);
+    expect(skipped).toEqual(['head', 'tx:0.0.100', 'tx:0.0.102']);
+    expect(ledger.calls).toContain('tx:0.0.101');
+  });
+
+  it.each([
+    [10, 5_000_000n, 'per-account'],
+    [10, 50_000_000n, 'global'],
+    [2_000, 5_000_000n, 'global'],
+  ])(
+    'auto picks the cheaper strategy: %d accounts, one transaction every %d ns',
+    async (n, gap, expected) => {
+      const ledger = memoryLedger(gap);
+      const t = tailer(ledger, n, { strategy: 'auto' });
+
+      const report = await t.round(new AbortController().signal);
+
+      expect(report.strategy).toBe(expected);
+      expect(t.head.tps).toBeCloseTo(1e9 / Number(gap));
+    },
+  );
+
+  it('run() stops when the signal aborts, mid-sleep', async () => {
+    const ledger = memoryLedger(10_000_000n);
+    const controller = new AbortController();
+    const sleeps: number[] = [];
+    const t = tailer(
+      ledger,
+      2,
+      {},
+      {
+        sleep: (ms: number, signal: AbortSignal) => {
+          sleeps.push(ms);
+          if (sleeps.length === 1) return Promise.resolve();
+          const stopped = new Promise((_resolve, reject) =>
+            signal.addEventListener('abort', () => reject(signal.reason)),
+          );
+          controller.abort();
+          return stopped;
+        },
+      },
+    );
+
+    await t.run(controller.signal);
+
+    expect(sleeps.length).toBe(2);
+    expect(ledger.calls.filter((c) => c === 'head').length).toBe(2);
+  });
+});

@@ -1,0 +1,210 @@
+// The tailer: polls the watch list in rounds (one poll per stream per round, so never two polls of the
+// same account at once), per account or through the global tail, within bounded concurrency, and stops
+// cleanly on an AbortSignal. Every request goes through the TailSource, i.e. the client's shared budget.
+import { setMaxListeners } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import { timestampFromMillis } from '../ledger/timestamp.js';
+import type { StateStore } from '../state/store.js';
+import { pollAccountStream, type PollResult } from './account-tailer.js';
+import { Backoff } from './backoff.js';
+import { type Pushdown, TailConfig, startPosition } from './config.js';
+import { ensureCursors, startGlobal, stopGlobal } from './cursors.js';
+import { globalIndex, pollGlobal } from './global-tailer.js';
+import { HeadTracker } from './head-tracker.js';
+import { probeHead } from './probe-head.js';
+import type { RecordHandler } from './record-handler.js';
+import { runPool } from './run-pool.js';
+import { type StalenessSummary, summarizeStaleness } from './staleness.js';
+import { type Strategy, chooseStrategy, estimateCosts } from './strategy.js';
+import { type AccountStream, GLOBAL_STREAM, accountStreams } from './streams.js';
+import type { TailContext, TailMetrics } from './tail-context.js';
+import type { TailSource } from './tail-source.js';
+import { TailState } from './tail-state.js';
+import type { WatchedAccount } from './watched-account.js';
+
+export interface TailerOptions {
+  readonly store: StateStore;
+  readonly source: TailSource;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler has its own prepared type
+  readonly handler: RecordHandler<any>;
+  readonly accounts: readonly WatchedAccount[];
+  /** The parsed `tail` section; defaults apply when absent. */
+  readonly config?: TailConfig;
+  /** Filters the caller has proven safe for every rule on the account (e.g. result=fail). */
+  readonly pushdown?: (account: WatchedAccount) => Pushdown | undefined;
+  readonly metrics?: TailMetrics;
+  readonly logger?: Logger;
+  /** Milliseconds since the epoch. */
+  readonly clock?: () => number;
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly random?: () => number;
+  readonly pageLimit?: number;
+  /** How many of the stalest streams get their own staleness series. */
+  readonly stalenessTop?: number;
+}
+
+export interface RoundReport {
+  readonly strategy: Strategy;
+  /** Pages read (= requests that succeeded), head probe included. */
+  readonly pages: number;
+  readonly delivered: number;
+  readonly dropped: number;
+  readonly failed: number;
+}
+
+export interface Tailer {
+  /** One round: every stream that is not backing off, once. */
+  round(signal: AbortSignal): Promise<RoundReport>;
+  /** Rounds every poll_interval (± jitter) until the signal aborts; resolves then. */
+  run(signal: AbortSignal): Promise<void>;
+  strategy(): Strategy | undefined;
+  staleness(): StalenessSummary;
+  readonly head: HeadTracker;
+}
+
+export function createTailer(options: TailerOptions): Tailer {
+  const config = options.config ?? TailConfig.parse(undefined);
+  const clock = options.clock ?? Date.now;
+  const random = options.random ?? Math.random;
+  const sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
+  const log = options.logger?.child({ component: 'tail' });
+  const head = new HeadTracker();
+  const ctx: TailContext = {
+    state: new TailState(options.store),
+    source: options.source,
+    handler: options.handler,
+    head,
+    overlapNs: BigInt(config.overlap) * 1_000_000n,
+    pageLimit: options.pageLimit ?? 100,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(log ? { log } : {}),
+  };
+  const streams = accountStreams(options.accounts, options.pushdown);
+  const index = globalIndex(streams);
+  const backoff = new Backoff(config.poll_interval, config.max_backoff, random);
+  let current: Strategy | undefined;
+  let rounds = 0;
+
+  /** Resolves true when it probed the head already. */
+  async function start(signal: AbortSignal): Promise<boolean> {
+    const position = startPosition(config);
+    const probe = position === 'now' || config.strategy === 'auto';
+    if (probe) await probeHead(ctx, signal);
+    const start = position === 'now' ? (head.head ?? timestampFromMillis(clock())) : position;
+    ensureCursors(ctx.state, streams, start);
+    const resumedGlobal = ctx.state.cursor(GLOBAL_STREAM) !== undefined;
+    switchTo(config.strategy === 'auto' ? (resumedGlobal ? 'global' : cheapest()) : config.strategy);
+    return probe;
+  }
+
+  function cheapest(): Strategy {
+    return chooseStrategy(
+      current,
+      estimateCosts({
+        coveredStreams: index.transactions.size + index.rewards.size,
+        tps: head.tps,
+        pollIntervalMs: config.poll_interval,
+        overlapMs: config.overlap,
+        pageLimit: ctx.pageLimit,
+      }),
+    );
+  }
+
+  function switchTo(next: Strategy): void {
+    if (next === current) return;
+    if (next === 'global') startGlobal(ctx.state, streams);
+    else stopGlobal(ctx.state, streams);
+    if (current !== undefined) log?.info({ from: current, to: next }, 'tail strategy changed');
+    current = next;
+  }
+
+  async function round(outer: AbortSignal): Promise<RoundReport> {
+    // Each in-flight request listens on the signal; more than Node's default 10 is expected here.
+    const signal = AbortSignal.any([outer]);
+    setMaxListeners(config.concurrency * 4 + 10, signal);
+    let probed = false;
+    if (current === undefined) probed = await start(signal);
+    else if (config.strategy === 'auto' && rounds % config.reevaluate_rounds === 0) switchTo(cheapest());
+    rounds += 1;
+    const strategy = current ?? 'per-account';
+    const totals = { pages: probed ? 1 : 0, delivered: 0, dropped: 0, failed: 0 };
+    if (strategy === 'per-account' && !probed) {
+      await probeHead(ctx, signal);
+      totals.pages += 1;
+    }
+    const jobs = pollJobs(strategy).map((job) => () => runJob(job.key, job.poll, totals, signal));
+    await runPool(jobs, config.concurrency);
+    signal.throwIfAborted();
+    if (head.head !== undefined)
+      options.metrics?.lag.set(Number(timestampFromMillis(clock()) - head.head) / 1e9);
+    staleness();
+    return { strategy, ...totals };
+  }
+
+  function pollJobs(strategy: Strategy): { key: string; poll: (s: AbortSignal) => Promise<PollResult> }[] {
+    const now = clock();
+    const perAccount = streams
+      .filter((s) => (strategy === 'per-account' || !s.coveredByGlobal) && backoff.ready(s.key, now))
+      .sort(byPriorityThenStaleness)
+      .map((s) => ({ key: s.key, poll: (signal: AbortSignal) => pollAccountStream(ctx, s, signal) }));
+    if (strategy === 'per-account' || !backoff.ready(GLOBAL_STREAM, now)) return perAccount;
+    return [{ key: GLOBAL_STREAM, poll: (signal) => pollGlobal(ctx, index, signal) }, ...perAccount];
+  }
+
+  function byPriorityThenStaleness(a: AccountStream, b: AccountStream): number {
+    if (a.account.priority !== b.account.priority) return b.account.priority - a.account.priority;
+    const ra = ctx.state.cursor(a.key)?.read ?? 0n;
+    const rb = ctx.state.cursor(b.key)?.read ?? 0n;
+    return ra < rb ? -1 : ra > rb ? 1 : 0;
+  }
+
+  async function runJob(
+    key: string,
+    poll: (signal: AbortSignal) => Promise<PollResult>,
+    totals: { pages: number; delivered: number; dropped: number; failed: number },
+    signal: AbortSignal,
+  ): Promise<void> {
+    if (signal.aborted) return;
+    try {
+      const r = await poll(signal);
+      totals.pages += r.pages;
+      totals.delivered += r.delivered;
+      totals.dropped += r.dropped;
+      backoff.succeeded(key);
+    } catch (err) {
+      if (signal.aborted) return;
+      totals.failed += 1;
+      const waitMs = backoff.failed(key, clock());
+      log?.warn({ err, stream: key, waitMs }, 'poll failed');
+    }
+  }
+
+  function staleness(): StalenessSummary {
+    const now = timestampFromMillis(clock());
+    const global = current === 'global' ? ctx.state.cursor(GLOBAL_STREAM) : undefined;
+    const values = streams.map((s) => {
+      const own = ctx.state.cursor(s.key)?.read ?? 0n;
+      const read = global && s.coveredByGlobal && global.read > own ? global.read : own;
+      return { account: s.account.id, source: s.source, seconds: Number(now - read) / 1e9 };
+    });
+    return summarizeStaleness(values, options.metrics, options.stalenessTop ?? 10);
+  }
+
+  async function run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      const started = clock();
+      try {
+        await round(signal);
+      } catch (err) {
+        if (signal.aborted) break;
+        log?.warn({ err }, 'tail round failed');
+      }
+      const interval = config.poll_interval * (1 + config.jitter * (2 * random() - 1));
+      const wait = interval - (clock() - started);
+      if (wait > 0) await sleep(wait, signal).catch(() => undefined);
+    }
+  }
+
+  return { round, run, strategy: () => current, staleness, head };
+}
