@@ -7,16 +7,28 @@ import { LedgerConfig } from './sections/ledger.js';
 import { LogConfig } from './sections/log.js';
 import { StateConfig } from './sections/state.js';
 import { VerificationConfig } from './sections/verification.js';
+import { Notifiers, Routes, Silences, unknownNotifierRefs } from '../notifiers/schema.js';
+import { RulesConfig } from '../rules/config.js';
+import { AccountsConfig, TailConfig } from '../tail/config.js';
 
 export const CONFIG_SECTIONS = {
   ledger: LedgerConfig,
   verification: VerificationConfig.optional(),
   explorer: ExplorerConfig.prefault({}),
-  // tail/: accounts, tail — rules/: rules — notifiers/: notifiers, routes, silences
+  accounts: AccountsConfig,
+  tail: TailConfig,
+  rules: RulesConfig.prefault({}),
+  notifiers: Notifiers.default({}),
+  routes: Routes,
+  silences: Silences,
   state: StateConfig.prefault({}),
   http: HttpConfig.prefault({}),
   log: LogConfig.prefault({}),
 };
 
-export const Config = z.strictObject(CONFIG_SECTIONS);
+// Notifier names are checked across sections: routes and silences must name configured notifiers.
+export const Config = z.strictObject(CONFIG_SECTIONS).superRefine((config, ctx) => {
+  for (const issue of unknownNotifierRefs(config.notifiers, config.routes, config.silences))
+    ctx.addIssue({ code: 'custom', ...issue });
+});
 export type Config = z.output<typeof Config>;

@@ -31,7 +31,10 @@ export interface AlertRecord {
 export interface Alert {
   /** Stable identity: rule id + group values. The same key = the same alert (dedup, Message-ID, idempotency). */
   readonly key: string;
-  /** Unique per transition (key + status + startsAt): what the outbox and receivers dedupe on. */
+  /**
+   * Unique per transition: `key|status|startsAt`, plus `|repeat-N` for the Nth reminder of a still-firing windowed
+   * alert. What the outbox and receivers dedupe on.
+   */
   readonly id: string;
   readonly ruleId: string;
   readonly severity: Severity;

@@ -1,0 +1,34 @@
+// The fixed shape of a condition (one file per condition under conditions/, one line in conditions/registry.ts).
+import type { z } from 'zod';
+import type { Facts, Source } from './facts.js';
+
+/** true / false, or undefined when the answer needs call traces that were not fetched yet. */
+export type Verdict = boolean | undefined;
+export type Predicate = (facts: Facts) => Verdict;
+
+export interface CompileTools {
+  /** Compiles a nested condition tree (for all / any / not). */
+  readonly compileTree: (node: WhenNode) => Predicate;
+}
+
+/** A `when:` object: condition name → its configuration; several keys are AND-ed. */
+export type WhenNode = Readonly<Record<string, unknown>>;
+
+export interface Condition<T = unknown> {
+  readonly name: string;
+  /** Record sources the condition understands; using it on another source is a load error. */
+  readonly sources: readonly Source[];
+  /** True when the condition reads call traces (they are fetched only when the rest of the rule matched). */
+  readonly needsTrace: boolean;
+  /** One line for rules/README.md and the JSON Schema. */
+  readonly doc: string;
+  /** A YAML example (the value under the condition's key), also checked by the registry test. */
+  readonly example: string;
+  /** The value schema; `when` is the whole condition-tree schema, for the combinators. */
+  readonly schema: (when: z.ZodType<WhenNode>) => z.ZodType<T>;
+  readonly compile: (value: T, tools: CompileTools) => Predicate;
+}
+
+export function defineCondition<T>(condition: Condition<T>): Condition {
+  return condition as unknown as Condition;
+}

@@ -1,0 +1,13 @@
+import { defineCondition } from '../condition.js';
+import { HbarAmount } from '../values.js';
+
+/** The watched account's net HBAR change, fees included, is a gain of at least the amount. */
+export const credit = defineCondition({
+  name: 'credit',
+  sources: ['transactions'],
+  needsTrace: false,
+  doc: 'Net HBAR arriving at the watched account (fees included) is at least the amount.',
+  example: '"0.5 hbar"',
+  schema: () => HbarAmount,
+  compile: (min: bigint) => (f) => f.net() >= min && f.net() > 0n,
+});

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineCondition } from '../condition.js';
+import { suggest } from '../suggest.js';
+import { RESULT_NAMES, SUCCESS_RESULTS } from '../../ledger/result-codes.js';
+
+const ResultName = z.string().refine((name) => RESULT_NAMES.has(name), {
+  error: (i) =>
+    `unknown result name ${JSON.stringify(i.input)}; ${suggest(String(i.input), [...RESULT_NAMES], 'SUCCESS or INSUFFICIENT_PAYER_BALANCE')}`,
+});
+
+/** `success` / `fail` as the service's `result=` filter defines them (fail = not in SUCCESS_RESULTS), or names. */
+export const result = defineCondition({
+  name: 'result',
+  sources: ['transactions'],
+  needsTrace: false,
+  doc: '`success`, `fail` (any result outside SUCCESS, FEE_SCHEDULE_FILE_PART_UPLOADED, SUCCESS_BUT_MISSING_EXPECTED_OPERATION) or a list of result names.',
+  example: 'fail',
+  schema: () =>
+    z.union([z.enum(['success', 'fail']), z.array(ResultName).min(1)], {
+      error: (i) => `expected success, fail or a list of result names, got ${JSON.stringify(i.input)}`,
+    }),
+  compile: (value) => {
+    if (value === 'success') return (f) => SUCCESS_RESULTS.has(f.tx?.result ?? '');
+    if (value === 'fail') return (f) => f.tx !== undefined && !SUCCESS_RESULTS.has(f.tx.result);
+    const names = new Set(value);
+    return (f) => names.has(f.tx?.result ?? '');
+  },
+});

@@ -1,0 +1,13 @@
+import { defineCondition } from '../condition.js';
+import { TokenAmount, tokenAmountPredicate } from '../token-amount.js';
+
+/** The watched account's net change in a fungible token is a gain of at least `min` units. */
+export const tokenCredit = defineCondition({
+  name: 'token_credit',
+  sources: ['transactions'],
+  needsTrace: false,
+  doc: 'The watched account gained at least `min` units (smallest unit; default 1) of the token.',
+  example: '{ token_id: 0.0.456858, min: 1 }',
+  schema: () => TokenAmount,
+  compile: (value: TokenAmount) => tokenAmountPredicate(value, 1n),
+});

@@ -1,0 +1,13 @@
+import { defineCondition } from '../condition.js';
+import { TokenAmount, tokenAmountPredicate } from '../token-amount.js';
+
+/** The watched account's net change in a fungible token is a loss of at least `min` units. */
+export const tokenDebit = defineCondition({
+  name: 'token_debit',
+  sources: ['transactions'],
+  needsTrace: false,
+  doc: 'The watched account lost at least `min` units (smallest unit; default 1) of the token.',
+  example: '{ token_id: 0.0.456858, min: 1000000 }',
+  schema: () => TokenAmount,
+  compile: (value: TokenAmount) => tokenAmountPredicate(value, -1n),
+});

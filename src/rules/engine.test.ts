@@ -1,0 +1,355 @@
+import { describe, expect, it } from 'vitest';
+import { createEngine, type EngineEvent } from './engine.js';
+import { HBAR, OTHER, WATCHED, action, at, reward, transfer, tx } from '../../test/fixtures/rules/records.js';
+import { ruleSetFrom } from '../../test/fixtures/rules/rule-set.js';
+
+const failed = (seconds: number, account = WATCHED): EngineEvent => ({
+  source: 'transactions',
+  record: tx({
+    result: 'INSUFFICIENT_PAYER_BALANCE',
+    consensus_timestamp: at(seconds),
+    transaction_id: `${account.id}-1700000000-000000000`,
+  }),
+  account,
+});
+const debit = (seconds: number, hbar: bigint): EngineEvent => ({
+  source: 'transactions',
+  record: transfer(WATCHED.id, '0.0.5555', hbar * HBAR, { consensus_timestamp: at(seconds) }),
+  account: WATCHED,
+});
+const rewardAt = (seconds: number): EngineEvent => ({
+  source: 'rewards',
+  record: reward(HBAR, seconds),
+  account: WATCHED,
+});
+const ms = (seconds: number) => (1_700_000_000 + seconds) * 1000;
+
+const STATELESS = `rules:
+  - id: failed
+    severity: critical
+    summary: "{{account.name}}: {{name}} failed with {{result}}"
+    description: "{{amount_hbar}} HBAR at {{consensus_time_utc}} {{explorer_url}}"
+    when: { result: fail }
+    throttle: 10m
+    labels: { team: ops }
+    notify: [ops]
+`;
+const COUNT = `rules:
+  - id: failed-burst
+    summary: "{{match_count}} failed in {{window_duration}}"
+    when: { result: fail }
+    window: { duration: 10m, count: 3 }
+    throttle: 1h
+`;
+const SUM = `rules:
+  - id: velocity
+    summary: "{{window_total_hbar}} HBAR out in {{window_duration}}"
+    when: { debit: "1 tinybar" }
+    window: { duration: 1h, debit_sum: "1000 hbar" }
+`;
+const ABSENT = `rules:
+  - id: no-reward
+    source: rewards
+    summary: "no reward for {{account.name}} since {{last_seen_utc}}"
+    window: { duration: 26h, absent: true }
+    accounts: { ids: [0.0.1001] }
+    throttle: 24h
+`;
+
+describe('engine: a rule without a window', () => {
+  it('fires once with the rendered templates, the record and the labels', () => {
+    const engine = createEngine(ruleSetFrom(STATELESS));
+
+    const { alerts } = engine.evaluate(failed(0));
+
+    expect(alerts).toEqual([
+      expect.objectContaining({
+        key: 'failed{account="0.0.1001"}',
+        id: 'failed{account="0.0.1001"}|firing|2023-11-14T22:13:20.000000000Z',
+        status: 'firing',
+        severity: 'critical',
+        summary: 'treasury-hot: CRYPTOTRANSFER failed with INSUFFICIENT_PAYER_BALANCE',
+        description:
+          '0 HBAR at 2023-11-14T22:13:20.000000000Z https://hashscan.io/mainnet/transaction/1700000000.000000000',
+        labels: { rule: 'failed', severity: 'critical', team: 'ops', account: '0.0.1001' },
+        notify: ['ops'],
+        matchCount: 1,
+      }),
+    ]);
+    expect(alerts[0]?.records[0]).toMatchObject({
+      kind: 'transaction',
+      result: 'INSUFFICIENT_PAYER_BALANCE',
+    });
+  });
+
+  it.each([
+    ['within the throttle: silent', [0, 599], [1, 0]],
+    ['after the throttle: fires again', [0, 600], [1, 1]],
+    ['a new episode restarts the throttle', [0, 600, 1199], [1, 1, 0]],
+  ])('%s', (_label, times, expected) => {
+    const engine = createEngine(ruleSetFrom(STATELESS));
+
+    const counts = times.map((s) => engine.evaluate(failed(s)).alerts.length);
+
+    expect(counts).toEqual(expected);
+  });
+
+  it('keys alerts per group: another account fires on its own', () => {
+    const engine = createEngine(ruleSetFrom(STATELESS));
+
+    const first = engine.evaluate(failed(0)).alerts;
+    const second = engine.evaluate(failed(1, OTHER)).alerts;
+
+    expect([first.length, second[0]?.key]).toEqual([1, 'failed{account="0.0.2002"}']);
+  });
+
+  it('stays silent on records that do not match', () => {
+    const engine = createEngine(ruleSetFrom(STATELESS));
+
+    const { alerts } = engine.evaluate({ source: 'transactions', record: tx(), account: WATCHED });
+
+    expect(alerts).toEqual([]);
+  });
+});
+
+describe('engine: count windows', () => {
+  it.each([
+    ['3 in 10 minutes fire', [0, 100, 200], [0, 0, 1]],
+    ['3 spread over more than 10 minutes do not', [0, 300, 600], [0, 0, 0]],
+    ['the 4th while firing is counted, not re-sent', [0, 100, 200, 300], [0, 0, 1, 0]],
+  ])('%s', (_label, times, expected) => {
+    const engine = createEngine(ruleSetFrom(COUNT));
+
+    const counts = times.map((s) => engine.evaluate(failed(s)).alerts.length);
+
+    expect(counts).toEqual(expected);
+  });
+
+  it('resolves on a tick once the window has drained, and reports the count it fired with', () => {
+    const engine = createEngine(ruleSetFrom(COUNT));
+    const fired = [0, 100, 200].flatMap((s) => engine.evaluate(failed(s)).alerts);
+
+    const early = engine.tick(ms(500));
+    const late = engine.tick(ms(801));
+
+    expect(fired.map((a) => a.summary)).toEqual(['3 failed in 10m']);
+    expect(early).toEqual([]);
+    expect(late).toEqual([
+      expect.objectContaining({
+        status: 'resolved',
+        endsAt: '2023-11-14T22:26:41.000000000Z',
+        startsAt: fired[0]?.startsAt,
+      }),
+    ]);
+  });
+});
+
+describe('engine: sum windows', () => {
+  it.each([
+    [
+      'debits summing past the limit within the hour fire',
+      [
+        [0, 600n],
+        [1800, 400n],
+      ],
+      [0, 1],
+    ],
+    [
+      'the same debits more than an hour apart do not',
+      [
+        [0, 600n],
+        [3600, 400n],
+      ],
+      [0, 0],
+    ],
+    ['one debit over the limit fires at once', [[0, 1000n]], [1]],
+  ] as [string, [number, bigint][], number[]][])('%s', (_label, debits, expected) => {
+    const engine = createEngine(ruleSetFrom(SUM));
+
+    const counts = debits.map(([s, hbar]) => engine.evaluate(debit(s, hbar)).alerts.length);
+
+    expect(counts).toEqual(expected);
+  });
+
+  it('renders the window total in HBAR, fees included', () => {
+    const engine = createEngine(ruleSetFrom(SUM));
+
+    const alerts = [debit(0, 600n), debit(10, 400n)].flatMap((e) => engine.evaluate(e).alerts);
+
+    expect(alerts.map((a) => a.summary)).toEqual(['1000.002 HBAR out in 1h']);
+  });
+});
+
+describe('engine: absence windows', () => {
+  it('fires when no reward arrived for 26h after the first tick, and resolves when one arrives', () => {
+    const engine = createEngine(ruleSetFrom(ABSENT));
+
+    const baseline = engine.tick(ms(0));
+    const before = engine.tick(ms(26 * 3600 - 1));
+    const fired = engine.tick(ms(26 * 3600));
+    const again = engine.tick(ms(26 * 3600 + 60));
+    const resolved = engine.evaluate(rewardAt(27 * 3600)).alerts;
+
+    expect([baseline, before, again]).toEqual([[], [], []]);
+    expect(fired).toEqual([
+      expect.objectContaining({
+        key: 'no-reward{account="0.0.1001"}',
+        status: 'firing',
+        summary: 'no reward for treasury-hot since 2023-11-14T22:13:20.000000000Z',
+      }),
+    ]);
+    expect(resolved).toEqual([expect.objectContaining({ status: 'resolved', startsAt: fired[0]?.startsAt })]);
+  });
+
+  it('measures from the last reward, and repeats after the throttle', () => {
+    const engine = createEngine(ruleSetFrom(ABSENT));
+    engine.tick(ms(0));
+    engine.evaluate(rewardAt(3600));
+
+    const notYet = engine.tick(ms(26 * 3600));
+    const fired = engine.tick(ms(27 * 3600));
+    const repeat = engine.tick(ms(51 * 3600));
+
+    expect(notYet).toEqual([]);
+    expect(fired.map((a) => a.status)).toEqual(['firing']);
+    expect(repeat.map((a) => a.id)).toEqual([`${fired[0]?.id}|repeat-1`]);
+  });
+});
+
+describe('engine: enrichment on demand', () => {
+  const DEEP = `rules:
+  - id: deep
+    summary: deep call
+    when: { type: [CONTRACTCALL], call_depth: 5 }
+  - id: any-call
+    summary: call
+    when: { type: [CONTRACTCALL] }
+`;
+  const call = (traces?: EngineEvent['traces']): EngineEvent => ({
+    source: 'transactions',
+    record: tx({ name: 'CONTRACTCALL' }),
+    account: WATCHED,
+    traces,
+  });
+
+  it.each([
+    [
+      'a record the rest of the rule rejects needs no trace',
+      { source: 'transactions', record: tx(), account: WATCHED } as EngineEvent,
+      false,
+    ],
+    ['a record the rest of the rule accepts needs the trace', call(), true],
+    ['a record with its trace needs nothing more', call([action()]), false],
+  ])('%s', (_label, event, expected) => {
+    const engine = createEngine(ruleSetFrom(DEEP));
+
+    const needs = engine.needs(event);
+
+    expect(needs.trace).toBe(expected);
+  });
+
+  it('changes nothing until the trace is there, then evaluates every rule once', () => {
+    const engine = createEngine(ruleSetFrom(DEEP));
+
+    const first = engine.evaluate(call());
+    const second = engine.evaluate(call([action({ call_depth: 6 })]));
+
+    expect(first).toEqual({ alerts: [], needsTrace: true, needsVerification: false });
+    expect(second.alerts.map((a) => a.ruleId)).toEqual(['deep', 'any-call']);
+  });
+
+  it('asks for contract verification of a created contract and puts the result in the annotations', () => {
+    const engine = createEngine(
+      ruleSetFrom(`rules:
+  - id: new-contract
+    summary: new contract {{entity_id}}
+    when: { type: [CONTRACTCREATEINSTANCE] }
+    verify_contracts: true
+`),
+    );
+    const event: EngineEvent = {
+      source: 'transactions',
+      record: tx({ name: 'CONTRACTCREATEINSTANCE', entity_id: '0.0.7007' }),
+      account: WATCHED,
+    };
+
+    const first = engine.evaluate(event);
+    const second = engine.evaluate({ ...event, annotations: { contract_verification: 'perfect' } });
+
+    expect(first.needsVerification).toBe(true);
+    expect(second.alerts.map((a) => [a.summary, a.annotations])).toEqual([
+      ['new contract 0.0.7007', { contract_verification: 'perfect' }],
+    ]);
+  });
+});
+
+describe('engine: accounts', () => {
+  it.each([
+    ['ids', '{ ids: [0.0.2002] }', ['0.0.2002']],
+    ['names', '{ names: [treasury-hot] }', ['0.0.1001']],
+    ['labels', '{ labels: { team: treasury } }', ['0.0.1001']],
+    ['all', 'all', ['0.0.1001', '0.0.2002']],
+  ])('%s selects the accounts the rule applies to', (_label, accounts, expected) => {
+    const engine = createEngine(
+      ruleSetFrom(
+        `rules:\n  - id: r\n    summary: s\n    accounts: ${accounts}\n    when: { result: fail }\n`,
+      ),
+    );
+
+    const fired = [failed(0, WATCHED), failed(0, OTHER)].flatMap((e) =>
+      engine.evaluate(e).alerts.map((a) => a.account?.id),
+    );
+
+    expect(fired).toEqual(expected);
+  });
+});
+
+describe('engine: state', () => {
+  it('continues a window after a restart from the snapshot', () => {
+    const before = createEngine(ruleSetFrom(COUNT));
+    before.evaluate(failed(0));
+    before.evaluate(failed(100));
+
+    const after = createEngine(ruleSetFrom(COUNT), JSON.parse(JSON.stringify(before.snapshot())));
+    const { alerts } = after.evaluate(failed(200));
+
+    expect(alerts.map((a) => a.matchCount)).toEqual([3]);
+  });
+
+  it('reports changed and dropped groups for the state repository', () => {
+    const engine = createEngine(ruleSetFrom(STATELESS));
+    engine.evaluate(failed(0));
+
+    const changed = engine.takeChanges();
+    engine.tick(ms(601));
+    const dropped = engine.takeChanges();
+
+    expect(changed.upserts.map((g) => g.key)).toEqual(['failed{account="0.0.1001"}']);
+    expect(dropped).toEqual({ upserts: [], deletes: ['failed{account="0.0.1001"}'] });
+  });
+
+  it('forgets the state of rules that no longer exist', () => {
+    const old = createEngine(ruleSetFrom(STATELESS));
+    old.evaluate(failed(0));
+
+    const engine = createEngine(ruleSetFrom(COUNT), old.snapshot());
+
+    expect([engine.snapshot().groups, engine.takeChanges().deletes]).toEqual([
+      [],
+      ['failed{account="0.0.1001"}'],
+    ]);
+  });
+});
+
+describe('engine: absence state of accounts no longer watched', () => {
+  it('is dropped on the next tick', () => {
+    const before = createEngine(ruleSetFrom(ABSENT));
+    before.tick(ms(0));
+
+    const after = createEngine(ruleSetFrom(ABSENT, [OTHER]), before.snapshot());
+    after.takeChanges();
+    after.tick(ms(60));
+
+    expect(after.takeChanges().deletes).toEqual(['no-reward{account="0.0.1001"}']);
+  });
+});

@@ -1,0 +1,85 @@
+// The rule engine: records and time in, alert transitions out. Pure apart from its own in-memory state (which
+// snapshot()/takeChanges() hand to the state repository); no I/O, no clock — tick(now) is given the time.
+//
+// evaluate() is all-or-nothing per record: when a rule still needs call traces or contract verification, it
+// changes nothing and says so, and the pipeline calls it again with them.
+import type { Alert } from './alert.js';
+import type { CompiledRule, RuleSet } from './compile.js';
+import { Facts, type RecordEvent } from './facts.js';
+import type { StoredGroupState } from './group-state.js';
+import { createTransitions } from './transitions.js';
+
+export interface EngineEvent extends RecordEvent {
+  /** Enrichment results (enrich/verification.ts); undefined = not fetched yet. */
+  readonly annotations?: Readonly<Record<string, string>>;
+}
+
+export interface Evaluation {
+  readonly alerts: Alert[];
+  /** A rule depends on call traces: fetch them and evaluate again with `traces` (nothing changed). */
+  readonly needsTrace: boolean;
+  /** A `verify_contracts` rule matched a contract creation: verify it and evaluate again with `annotations`. */
+  readonly needsVerification: boolean;
+}
+
+export interface EngineSnapshot {
+  readonly version: 1;
+  readonly groups: readonly StoredGroupState[];
+}
+
+export interface StateChanges {
+  readonly upserts: readonly StoredGroupState[];
+  readonly deletes: readonly string[];
+}
+
+export interface Engine {
+  /** What evaluate() would ask for, without changing anything (for the pipeline's async prepare step). */
+  needs(event: EngineEvent): { trace: boolean; verification: boolean };
+  evaluate(event: EngineEvent): Evaluation;
+  /** Absence windows fire, drained count/sum windows resolve, stale groups are dropped. `now` in ms. */
+  tick(nowMs: number): Alert[];
+  snapshot(): EngineSnapshot;
+  /** Group states changed since the last call: what the state repository must write. */
+  takeChanges(): StateChanges;
+}
+
+export function createEngine(ruleSet: RuleSet, snapshot?: EngineSnapshot): Engine {
+  const t = createTransitions(ruleSet, snapshot);
+
+  function classify(event: EngineEvent) {
+    const facts = new Facts(event);
+    const matched: CompiledRule[] = [];
+    let trace = false;
+    for (const rule of ruleSet.bySource[event.source]) {
+      if (rule.accountIds && !rule.accountIds.has(event.account.id)) continue;
+      const verdict = rule.predicate(facts);
+      if (verdict === undefined) trace = true;
+      else if (verdict) matched.push(rule);
+    }
+    const verification =
+      event.annotations === undefined && matched.some((r) => r.verifyContracts && isContractCreation(facts));
+    return { facts, matched, trace, verification };
+  }
+
+  return {
+    needs(event) {
+      const { trace, verification } = classify(event);
+      return { trace, verification };
+    },
+    evaluate(event) {
+      const { facts, matched, trace, verification } = classify(event);
+      if (trace || verification) return { alerts: [], needsTrace: trace, needsVerification: verification };
+      const alerts: Alert[] = [];
+      for (const rule of matched) t.onMatch(rule, facts, event.annotations, alerts);
+      return { alerts, needsTrace: false, needsVerification: false };
+    },
+    tick: (nowMs) => t.onTick(BigInt(Math.trunc(nowMs)) * 1_000_000n),
+    snapshot: () => ({ version: 1, groups: t.groups() }),
+    takeChanges: () => t.takeChanges(),
+  };
+}
+
+/** A successful CONTRACTCREATEINSTANCE that names the new contract. */
+export function isContractCreation(f: Facts): boolean {
+  return f.tx?.name === 'CONTRACTCREATEINSTANCE' && f.tx.result === 'SUCCESS' && !!f.tx.entity_id;
+}

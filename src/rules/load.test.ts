@@ -1,0 +1,204 @@
+// One fixture per error message (alertmanager's conf.*.yml): each file holds one mistake and its exact text.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadRules, type LoadRulesOptions } from './load.js';
+import { formatIssue } from '../config/config-error.js';
+import { REPO_DIR } from '../../test/helpers/shared.js';
+import { WATCHED } from '../../test/fixtures/rules/records.js';
+
+const ERRORS = join(REPO_DIR, 'test/fixtures/rules/errors');
+const base: LoadRulesOptions = { env: {}, knownNotifiers: ['ops-slack'], accounts: [WATCHED] };
+const fixture = (name: string) => ({ file: name, text: readFileSync(join(ERRORS, name), 'utf8') });
+const messages = (options: LoadRulesOptions) => {
+  const result = loadRules(options);
+  return result.ok ? [] : result.issues.map(formatIssue);
+};
+
+const expected: [string, string][] = [
+  [
+    'absence-group-by.yaml',
+    'absence-group-by.yaml:7:15 group_by: absence windows group by account: set group_by: [account]',
+  ],
+  [
+    'accounts.yaml',
+    'accounts.yaml:5:15 accounts: expected all or a mapping with ids, names and/or labels, got "everyone"',
+  ],
+  [
+    'action-empty.yaml',
+    'action-empty.yaml:6:15 when.action: set at least one of call_type, call_operation_type, recipient_in, recipient_not_in, min_value, reverted',
+  ],
+  [
+    'action-name.yaml',
+    'action-name.yaml:6:39 when.action.call_operation_type.0: expected an upper-case name like DELEGATECALL, got "delegatecall"',
+  ],
+  [
+    'bad-amount.yaml',
+    'bad-amount.yaml:6:14 when.debit: expected an amount like "10000 hbar", "0.5 hbar" or "5 tinybar", got "10k"',
+  ],
+  [
+    'bad-result.yaml',
+    'bad-result.yaml:6:15 when.result: expected success, fail or a list of result names, got "failed"',
+  ],
+  ['call-depth.yaml', 'call-depth.yaml:6:19 when.call_depth: expected a call depth of at least 1'],
+  [
+    'counterparty-empty.yaml',
+    'counterparty-empty.yaml:6:21 when.counterparty: set exactly one of in or not_in',
+  ],
+  [
+    'counterparty-id.yaml',
+    'counterparty-id.yaml:6:32 when.counterparty.not_in.0: expected an entity id like 0.0.1234, got "treasury"',
+  ],
+  [
+    'duplicate-id.yaml',
+    'duplicate-id.yaml:5:9 id: duplicate rule id "twice", first defined at duplicate-id.yaml:3:9; rule ids must be unique',
+  ],
+  [
+    'float-amount.yaml',
+    'float-amount.yaml:6:12 when.fee: expected an amount like "10000 hbar", "0.5 hbar" or "5 tinybar", got 1.5 (write decimals as a "… hbar" string)',
+  ],
+  [
+    'group-by.yaml',
+    'group-by.yaml:5:16 group_by.0: expected account, type, result, payer, node, entity_id or labels.<name>, got "acount"',
+  ],
+  ['memo-both.yaml', 'memo-both.yaml:6:13 when.memo: set exactly one of contains or regex'],
+  ['memo-regex.yaml', 'memo-regex.yaml:6:22 when.memo.regex: invalid regular expression "(unclosed"'],
+  [
+    'missing-summary.yaml',
+    'missing-summary.yaml:3:5 summary: missing required key "summary"; add it to the rule',
+  ],
+  ['no-rules.yaml', 'no-rules.yaml:2:8 rules: expected at least one rule'],
+  ['payer.yaml', 'payer.yaml:6:14 when.payer: expected self or other, got "me"'],
+  ['reward-empty.yaml', 'reward-empty.yaml:7:15 when.reward: set min, max or both'],
+  ['rule-id.yaml', 'rule-id.yaml:3:9 id: expected a lower-case id like large-debit, got "Large Debit"'],
+  ['scheduled.yaml', 'scheduled.yaml:6:18 when.scheduled: expected true or false, got "yes please"'],
+  [
+    'severity.yaml',
+    'severity.yaml:5:15 severity: expected one of info, warning, critical, got "critcal"; did you mean "critical"?',
+  ],
+  ['template.yaml', 'template.yaml:4:14 summary: invalid template: Unclosed section "account" at 20'],
+  [
+    'tinybar-fraction.yaml',
+    'tinybar-fraction.yaml:6:15 when.credit: expected an amount like "10000 hbar", "0.5 hbar" or "5 tinybar", got "0.5 tinybar" (tinybars are whole numbers)',
+  ],
+  [
+    'token-units.yaml',
+    'token-units.yaml:6:49 when.token_debit.min: expected a whole number of token units like 1000, got 1.5',
+  ],
+  [
+    'type-not-list.yaml',
+    'type-not-list.yaml:6:13 when.type: expected a list of transaction type names like [CRYPTOTRANSFER], got "CRYPTOTRANSFER"',
+  ],
+  [
+    'unknown-account-id.yaml',
+    'unknown-account-id.yaml:5:23 accounts.ids.0: account 0.0.999 is not watched; add it under accounts: in the config file or remove it here',
+  ],
+  [
+    'unknown-account-name.yaml',
+    'unknown-account-name.yaml:5:25 accounts.names.0: no watched account is named "treasury-hto"; did you mean "treasury-hot"?',
+  ],
+  ['unknown-key.yaml', 'unknown-key.yaml:6:7 when.typ: unknown key "typ"; did you mean "type"?'],
+  [
+    'unknown-notifier.yaml',
+    'unknown-notifier.yaml:5:14 notify.0: unknown notifier "ops-slak"; did you mean "ops-slack"?',
+  ],
+  [
+    'unknown-result.yaml',
+    'unknown-result.yaml:6:16 when.result.0: unknown result name "SUCESS"; did you mean "SUCCESS"?',
+  ],
+  [
+    'unknown-rule-key.yaml',
+    'unknown-rule-key.yaml:5:5 severty: unknown key "severty"; did you mean "severity"?',
+  ],
+  [
+    'unknown-type.yaml',
+    'unknown-type.yaml:6:14 when.type.0: unknown transaction type "CRYPTOTRANSFERS"; did you mean "CRYPTOTRANSFER"?',
+  ],
+  [
+    'window-duration.yaml',
+    'window-duration.yaml:5:25 window.duration: expected a duration like "2s" or "10m", got "10 minutes"',
+  ],
+  [
+    'window-kinds.yaml',
+    'window-kinds.yaml:5:13 window: set exactly one of count, debit_sum, credit_sum or absent (next to duration)',
+  ],
+  [
+    'wrong-source.yaml',
+    'wrong-source.yaml:7:14 when.debit: debit does not apply to source rewards: use it in a rule with source: transactions',
+  ],
+  ['yaml-syntax.yaml', 'yaml-syntax.yaml:4:14 the [ opened here is never closed; add the closing ]'],
+];
+
+describe('rule file errors', () => {
+  it.each(expected)('%s', (name, message) => {
+    const options = { ...base, files: [fixture(name)] };
+
+    const shown = messages(options);
+
+    expect(shown.join('\n')).toBe(message);
+  });
+
+  it('has a row for every fixture', () => {
+    const files = readdirSync(ERRORS).sort();
+
+    expect(expected.map(([name]) => name)).toEqual(files);
+  });
+
+  it('reports every error of every file at once, in file and position order', () => {
+    const options = {
+      ...base,
+      files: [fixture('unknown-key.yaml'), fixture('bad-amount.yaml'), fixture('unknown-notifier.yaml')],
+    };
+
+    const shown = messages(options);
+
+    expect(shown.map((m) => m.slice(0, m.indexOf(' ')))).toEqual([
+      'bad-amount.yaml:6:14',
+      'unknown-key.yaml:6:7',
+      'unknown-notifier.yaml:5:14',
+    ]);
+  });
+
+  it('finds duplicate ids across files', () => {
+    const rule = 'rules:\n  - id: same\n    summary: s\n';
+    const options = {
+      ...base,
+      files: [
+        { file: 'a.yaml', text: rule },
+        { file: 'b.yaml', text: rule },
+      ],
+    };
+
+    const shown = messages(options);
+
+    expect(shown).toEqual([
+      'b.yaml:2:9 id: duplicate rule id "same", first defined at a.yaml:2:9; rule ids must be unique',
+    ]);
+  });
+
+  it('reports a path pattern that matches nothing and a file it cannot read', () => {
+    const options = { ...base, paths: [join(ERRORS, '*.yml'), join(ERRORS, 'missing.yaml')] };
+
+    const shown = messages(options);
+
+    expect(shown).toEqual([
+      `${join(ERRORS, '*.yml')}: matches no file; check the path and the pattern`,
+      `${join(ERRORS, 'missing.yaml')}: cannot read the file (ENOENT); check the path`,
+    ]);
+  });
+});
+
+describe('loading rules', () => {
+  it('compiles the enabled rules of the files a pattern matches', () => {
+    const options = {
+      ...base,
+      paths: [join(REPO_DIR, 'rules/*.yaml')],
+      knownNotifiers: ['ops-slack', 'ops-email', 'security-pager'],
+      accounts: [],
+    };
+
+    const result = loadRules(options);
+
+    expect(result.ok && result.ruleSet.rules.length).toBeGreaterThanOrEqual(10);
+  });
+});

@@ -1,0 +1,42 @@
+// Alert state in the state store (table rule_group): one JSON row per alert key. Synchronous, so the pipeline
+// calls it inside its own store.transaction() together with the outbox and the cursor.
+import type { StateStore } from '../state/store.js';
+import type { EngineSnapshot, StateChanges } from './engine.js';
+import type { StoredGroupState } from './group-state.js';
+
+export interface RuleStateRepo {
+  load(): EngineSnapshot;
+  /** Writes the changes and bumps the generation; returns the new generation. */
+  apply(changes: StateChanges): number;
+  /** Bumped by every apply: a caller that remembers it can tell that its last write was rolled back. */
+  generation(): number;
+}
+
+export function createRuleStateRepo(store: StateStore): RuleStateRepo {
+  const { db } = store;
+  db.exec(`CREATE TABLE IF NOT EXISTS rule_group (
+    key TEXT PRIMARY KEY,
+    rule_id TEXT NOT NULL,
+    state TEXT NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS rule_meta (id INTEGER PRIMARY KEY CHECK (id = 1), generation INTEGER NOT NULL);
+  INSERT OR IGNORE INTO rule_meta (id, generation) VALUES (1, 0)`);
+  const all = db.prepare<[], { state: string }>('SELECT state FROM rule_group ORDER BY key');
+  const upsert = db.prepare<[string, string, string]>(
+    'INSERT INTO rule_group (key, rule_id, state) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET rule_id = excluded.rule_id, state = excluded.state',
+  );
+  const remove = db.prepare<[string]>('DELETE FROM rule_group WHERE key = ?');
+  const bump = db.prepare('UPDATE rule_meta SET generation = generation + 1 WHERE id = 1');
+  const read = db.prepare<[], { generation: number }>('SELECT generation FROM rule_meta WHERE id = 1');
+  const generation = () => read.get()?.generation ?? 0;
+  return {
+    load: () => ({ version: 1, groups: all.all().map((row) => JSON.parse(row.state) as StoredGroupState) }),
+    apply(changes) {
+      for (const g of changes.upserts) upsert.run(g.key, g.ruleId, JSON.stringify(g));
+      for (const key of changes.deletes) remove.run(key);
+      bump.run();
+      return generation();
+    },
+    generation,
+  };
+}

@@ -1,0 +1,48 @@
+// Alert text: mustache (logic-less) templates rendered as plain text. HTML escaping is off on purpose: the
+// notifiers escape for their medium (Slack mrkdwn, HTML mail), and double escaping would garble memos.
+import Mustache from 'mustache';
+
+const PLAIN = { escape: (text: unknown) => String(text) };
+
+/** Throws with mustache's message (e.g. `Unclosed tag at 12`) when the template does not parse. */
+export function checkTemplate(template: string): void {
+  Mustache.parse(template);
+}
+
+export function renderTemplate(template: string, view: object): string {
+  return Mustache.render(template, view, {}, PLAIN);
+}
+
+/** Renders over several views without copying them: names are looked up in `views[0]` first, then onwards. */
+export function renderLayered(template: string, views: readonly object[]): string {
+  let context: Mustache.Context | undefined;
+  for (let i = views.length - 1; i >= 0; i--) context = new Mustache.Context(views[i], context);
+  return Mustache.render(template, context, {}, PLAIN);
+}
+
+/**
+ * A template as a function. Templates made only of text and plain `{{name}}` / `{{a.b}}` tags (like explorer
+ * links) become a concatenation, with no parse or context walk per call; anything else goes through mustache.
+ */
+export function compileTemplate(template: string): (view: object) => string {
+  const tokens = Mustache.parse(template);
+  if (!tokens.every((t) => t[0] === 'text' || t[0] === 'name'))
+    return (view) => renderTemplate(template, view);
+  const parts = tokens.map((t) => (t[0] === 'text' ? t[1] : t[1].split('.')));
+  return (view) => {
+    let out = '';
+    for (const part of parts) out += typeof part === 'string' ? part : text(lookup(view, part));
+    return out;
+  };
+}
+
+function lookup(view: object, path: readonly string[]): unknown {
+  let value: unknown = view;
+  for (const key of path)
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'function' ? undefined : value;
+}
+
+function text(value: unknown): string {
+  return value === undefined || value === null ? '' : String(value);
+}

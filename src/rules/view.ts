@@ -1,0 +1,57 @@
+// What templates see: every field of the record (bigints as decimal strings) plus derived values, and the
+// pre-digested AlertRecord that travels in the alert.
+import type { AlertRecord } from './alert.js';
+import { formatHbar } from './amount.js';
+import type { Facts } from './facts.js';
+import { timestampToIso } from '../ledger/timestamp.js';
+
+export function recordTimestamp(f: Facts): string {
+  return f.tx?.consensus_timestamp ?? f.reward?.timestamp ?? '0';
+}
+
+/**
+ * Mustache view of one record for one account: the record's own fields (bigints render as decimals) plus
+ * derived values. Built once per record, on the first alert that needs it.
+ */
+export function recordView(f: Facts, explorerLink: ExplorerLink): Record<string, unknown> {
+  f.view ??= buildView(f, explorerLink);
+  return f.view;
+}
+
+function buildView(f: Facts, explorerLink: ExplorerLink): Record<string, unknown> {
+  const net = f.net();
+  const fee = f.tx?.charged_tx_fee;
+  // Object.assign, not spread: several times faster on these wide records, and this runs per alert.
+  const view: Record<string, unknown> = Object.assign({}, f.event.record, {
+    account: { id: f.account.id, name: f.account.name, labels: f.account.labels },
+    memo: f.memo(),
+    payer: f.payer() ?? '',
+    amount_tinybar: net.toString(),
+    amount_hbar: formatHbar(net),
+    abs_amount_hbar: formatHbar(net < 0n ? -net : net),
+    fee_tinybar: fee?.toString() ?? '',
+    fee_hbar: fee === undefined ? '' : formatHbar(fee),
+    consensus_time_utc: timestampToIso(f.timeNs()),
+  });
+  view.explorer_url = explorerLink(f.event.record);
+  return view;
+}
+
+/** The explorer link: RuleSet.explorerLink, the URL template over the record's own fields. */
+export type ExplorerLink = (record: object) => string;
+
+/** The record as it travels in alerts; built once per record. */
+export function alertRecord(f: Facts, explorerLink: ExplorerLink): AlertRecord {
+  f.digest ??= {
+    kind: f.tx ? 'transaction' : 'reward',
+    consensusTimestamp: recordTimestamp(f),
+    transactionId: f.tx?.transaction_id,
+    type: f.tx?.name,
+    result: f.tx?.result,
+    amountTinybar: f.net().toString(),
+    feeTinybar: f.tx?.charged_tx_fee.toString(),
+    memo: f.tx ? f.memo() : undefined,
+    explorerUrl: explorerLink(f.event.record) || undefined,
+  };
+  return f.digest;
+}
