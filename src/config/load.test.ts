@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_DIR } from '../../test/helpers/shared.js';
 import { formatIssue } from './config-error.js';
 import { loadConfigFile } from './load.js';
-import { Config } from './schema.js';
+import { CONFIG_SECTIONS, Config } from './schema.js';
 import { collectSecrets } from './secret.js';
 
 const DIR = join(REPO_DIR, 'test/fixtures/config');
@@ -150,7 +150,7 @@ describe('loadConfigFile', () => {
   it('loads every section, expanding ${VAR}, defaults and *_file secrets', () => {
     const result = load('valid.yaml');
 
-    expect(result).toEqual({
+    expect(result).toMatchObject({
       ok: true,
       value: {
         ledger: {
@@ -172,7 +172,7 @@ describe('loadConfigFile', () => {
   it('fills every default around the one required key', () => {
     const result = load('minimal.yaml');
 
-    expect(result).toEqual({
+    expect(result).toMatchObject({
       ok: true,
       value: {
         ledger: {
@@ -188,6 +188,9 @@ describe('loadConfigFile', () => {
         log: { level: 'info' },
       },
     });
+    // Every section gets its defaults, except verification: absent means "not configured".
+    const defaulted = Object.keys(CONFIG_SECTIONS).filter((key) => key !== 'verification');
+    expect(result.ok && Object.keys(result.value).sort()).toEqual(defaulted.sort());
   });
 
   it('collects the secret read from api_key_file', () => {
