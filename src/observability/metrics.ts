@@ -79,6 +79,28 @@ export function createMetrics(options: MetricsOptions = {}) {
       labelNames: ['account', 'source'],
       registers: r,
     }),
+    tailStrategy: new Gauge({
+      name: `${P}tail_strategy`,
+      help: 'The tail strategy in use: 1 for the active one (per-account or global), 0 for the other.',
+      labelNames: ['strategy'],
+      registers: r,
+    }),
+    stalenessP99: new Gauge({
+      name: `${P}tail_staleness_p99_seconds`,
+      help: 'p99 over every watched stream of now minus its cursor (account_staleness_seconds holds only the top-N stalest streams).',
+      registers: r,
+    }),
+    stalenessMax: new Gauge({
+      name: `${P}tail_staleness_max_seconds`,
+      help: 'The largest now minus cursor over every watched stream.',
+      registers: r,
+    }),
+    pollFailures: new Counter({
+      name: `${P}tail_poll_failures_total`,
+      help: 'Polls that failed after the client gave up retrying, by stream kind (transactions, rewards, global); the stream backs off.',
+      labelNames: ['stream'],
+      registers: r,
+    }),
     lag: new Gauge({
       name: `${P}query_service_lag_seconds`,
       help: 'Now minus the newest consensus timestamp seen from the query service.',
@@ -133,6 +155,8 @@ export function createMetrics(options: MetricsOptions = {}) {
     }),
   };
   metrics.buildInfo.set({ version: options.version ?? '0.0.0', node: process.version }, 1);
+  for (const strategy of ['per-account', 'global']) metrics.tailStrategy.set({ strategy }, 0);
+  for (const stream of ['transactions', 'rewards', 'global']) metrics.pollFailures.inc({ stream }, 0);
   return metrics;
 }
 

@@ -29,5 +29,8 @@ export function summarizeStaleness(
   }
   const at = (q: number) =>
     sorted[Math.min(sorted.length - 1, Math.floor((1 - q) * sorted.length))]?.seconds ?? 0;
-  return { streams: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[0]?.seconds ?? 0 };
+  const summary = { streams: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[0]?.seconds ?? 0 };
+  metrics?.stalenessP99.set(summary.p99);
+  metrics?.stalenessMax.set(summary.max);
+  return summary;
 }

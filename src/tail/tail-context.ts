@@ -6,7 +6,17 @@ import type { RecordHandler, TailRecord } from './record-handler.js';
 import type { TailSource } from './tail-source.js';
 import type { TailState } from './tail-state.js';
 
-export type TailMetrics = Pick<Metrics, 'records' | 'dedupDrops' | 'staleness' | 'lag'>;
+export type TailMetrics = Pick<
+  Metrics,
+  | 'records'
+  | 'dedupDrops'
+  | 'staleness'
+  | 'lag'
+  | 'tailStrategy'
+  | 'stalenessP99'
+  | 'stalenessMax'
+  | 'pollFailures'
+>;
 
 /** The global tail and the head probe serve every account: ahead of any single account in the budget. */
 export const HEAD_PRIORITY = 1_000_000;

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Transaction } from '../ledger/schema.js';
 import { formatTimestamp } from '../ledger/timestamp.js';
+import { createMetrics } from '../observability/metrics.js';
 import { openStateStore } from '../state/store.js';
 import { AccountsConfig, TailConfig, watchedAccounts } from './config.js';
 import type { RecordHandler } from './record-handler.js';
@@ -151,6 +152,24 @@ describe('createTailer scheduling', () => {
       expect(t.head.tps).toBeCloseTo(1e9 / Number(gap));
     },
   );
+
+  it('records the active strategy, the staleness summary and failed polls as metrics', async () => {
+    const ledger = memoryLedger(10_000_000n);
+    ledger.failing.add('tx:0.0.101');
+    const metrics = createMetrics();
+    const t = tailer(ledger, 3, { concurrency: 1 }, { metrics });
+
+    await t.round(new AbortController().signal);
+
+    const value = async (name: string, labels: Record<string, string> = {}) =>
+      (await metrics.registry.getSingleMetric(name)?.get())?.values.find((v) =>
+        Object.entries(labels).every(([k, l]) => v.labels[k] === l),
+      )?.value;
+    expect(await value('ledger_sentinel_tail_strategy', { strategy: 'per-account' })).toBe(1);
+    expect(await value('ledger_sentinel_tail_strategy', { strategy: 'global' })).toBe(0);
+    expect(await value('ledger_sentinel_tail_poll_failures_total', { stream: 'transactions' })).toBe(1);
+    expect(await value('ledger_sentinel_tail_staleness_max_seconds')).toBe(t.staleness().max);
+  });
 
   it('run() stops when the signal aborts, mid-sleep', async () => {
     const ledger = memoryLedger(10_000_000n);

@@ -117,6 +117,8 @@ export function createTailer(options: TailerOptions): Tailer {
     else stopGlobal(ctx.state, streams);
     if (current !== undefined) log?.info({ from: current, to: next }, 'tail strategy changed');
     current = next;
+    options.metrics?.tailStrategy.set({ strategy: next }, 1);
+    options.metrics?.tailStrategy.set({ strategy: next === 'global' ? 'per-account' : 'global' }, 0);
   }
 
   async function round(outer: AbortSignal): Promise<RoundReport> {
@@ -175,9 +177,14 @@ export function createTailer(options: TailerOptions): Tailer {
     } catch (err) {
       if (signal.aborted) return;
       totals.failed += 1;
+      options.metrics?.pollFailures.inc({ stream: streamKind(key) });
       const waitMs = backoff.failed(key, clock());
       log?.warn({ err, stream: key, waitMs }, 'poll failed');
     }
+  }
+
+  function streamKind(key: string): string {
+    return key === GLOBAL_STREAM ? 'global' : (streams.find((s) => s.key === key)?.source ?? 'transactions');
   }
 
   function staleness(): StalenessSummary {
