@@ -12,6 +12,8 @@ export interface MetricsOptions {
   readonly version?: string;
 }
 
+// Long on purpose: the function is the catalogue. Every metric stands in this one literal (STYLE.md 8), so its
+// length grows with the catalogue, not with logic.
 export function createMetrics(options: MetricsOptions = {}) {
   const registry = options.registry ?? new Registry();
   if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: P });

@@ -63,6 +63,9 @@ export interface Tailer {
   readonly head: HeadTracker;
 }
 
+// One closure on purpose: round(), run(), the strategy switch and the staleness summary share the tailer's
+// mutable state (current strategy, round counter, backoff, head tracker); splitting it would thread that
+// state through every helper. The per-stream work itself lives in account-tailer.ts and global-tailer.ts.
 export function createTailer(options: TailerOptions): Tailer {
   const config = options.config ?? TailConfig.parse(undefined);
   const clock = options.clock ?? Date.now;
