@@ -28,6 +28,8 @@ export interface CompiledRule {
   /** Resolved account ids, or undefined for every watched account. */
   readonly accountIds: ReadonlySet<string> | undefined;
   readonly predicate: Predicate;
+  /** The validated condition tree the predicate was built from (pushdown.ts reads it). */
+  readonly when: WhenNode;
   readonly summary: string;
   readonly description: string;
 }
@@ -74,6 +76,7 @@ function compileRule(rule: Rule, ctx: CompileContext): CompiledRule {
     verifyContracts: rule.verify_contracts,
     accountIds: resolveAccounts(rule.accounts, ctx.accounts),
     predicate: compileTree(rule.when),
+    when: rule.when,
     summary: rule.summary,
     description: rule.description,
   };

@@ -73,6 +73,29 @@ const expected: [string, string][] = [
   ['rule-id.yaml', 'rule-id.yaml:3:9 id: expected a lower-case id like large-debit, got "Large Debit"'],
   ['scheduled.yaml', 'scheduled.yaml:6:18 when.scheduled: expected true or false, got "yes please"'],
   [
+    'schema-error-and-duplicate-id.yaml',
+    [
+      'schema-error-and-duplicate-id.yaml:6:14 when.debit: expected an amount like "10000 hbar", "0.5 hbar" or "5 tinybar", got "10k"',
+      'schema-error-and-duplicate-id.yaml:7:9 id: duplicate rule id "twice", first defined at schema-error-and-duplicate-id.yaml:3:9; rule ids must be unique',
+    ].join('\n'),
+  ],
+  [
+    'schema-error-and-unknown-account.yaml',
+    [
+      'schema-error-and-unknown-account.yaml:5:23 accounts.ids.0: account 0.0.999 is not watched; add it under accounts: in the config file or remove it here',
+      'schema-error-and-unknown-account.yaml:5:41 accounts.names.0: no watched account is named "treasury-hto"; did you mean "treasury-hot"?',
+      'schema-error-and-unknown-account.yaml:6:5 severty: unknown key "severty"; did you mean "severity"?',
+    ].join('\n'),
+  ],
+  [
+    'schema-error-and-unknown-notifier.yaml',
+    [
+      'schema-error-and-unknown-notifier.yaml:5:15 severity: expected one of info, warning, critical, got "critcal"; did you mean "critical"?',
+      'schema-error-and-unknown-notifier.yaml:6:14 notify.0: unknown notifier "ops-slak"; did you mean "ops-slack"?',
+      'schema-error-and-unknown-notifier.yaml:6:24 notify.1: expected a string, got 7; quote it to make it text',
+    ].join('\n'),
+  ],
+  [
     'severity.yaml',
     'severity.yaml:5:15 severity: expected one of info, warning, critical, got "critcal"; did you mean "critical"?',
   ],
@@ -145,6 +168,7 @@ describe('rule file errors', () => {
   });
 
   it('reports every error of every file at once, in file and position order', () => {
+    // All three files name their rule bad-rule: the two later ones are duplicates, invalid or not.
     const options = {
       ...base,
       files: [fixture('unknown-key.yaml'), fixture('bad-amount.yaml'), fixture('unknown-notifier.yaml')],
@@ -153,8 +177,10 @@ describe('rule file errors', () => {
     const shown = messages(options);
 
     expect(shown.map((m) => m.slice(0, m.indexOf(' ')))).toEqual([
+      'bad-amount.yaml:3:9',
       'bad-amount.yaml:6:14',
       'unknown-key.yaml:6:7',
+      'unknown-notifier.yaml:3:9',
       'unknown-notifier.yaml:5:14',
     ]);
   });
@@ -174,6 +200,38 @@ describe('rule file errors', () => {
     expect(shown).toEqual([
       'b.yaml:2:9 id: duplicate rule id "same", first defined at a.yaml:2:9; rule ids must be unique',
     ]);
+  });
+
+  it('finds a duplicate of an id first defined in a file that failed validation', () => {
+    const options = {
+      ...base,
+      files: [
+        { file: 'a.yaml', text: 'rules:\n  - id: same\n    summary: s\n    severity: high\n' },
+        { file: 'b.yaml', text: 'rules:\n  - id: same\n    summary: s\n' },
+      ],
+    };
+
+    const shown = messages(options);
+
+    expect(shown).toEqual([
+      'a.yaml:4:15 severity: expected one of info, warning, critical, got "high"',
+      'b.yaml:2:9 id: duplicate rule id "same", first defined at a.yaml:2:9; rule ids must be unique',
+    ]);
+  });
+
+  it('reads no references from a file with a syntax error', () => {
+    const rule = 'rules:\n  - id: same\n    summary: s\n';
+    const options = {
+      ...base,
+      files: [
+        { file: 'a.yaml', text: `${rule}    notify: [ops-slak\n` },
+        { file: 'b.yaml', text: rule },
+      ],
+    };
+
+    const shown = messages(options);
+
+    expect(shown).toEqual(['a.yaml:4:13 the [ opened here is never closed; add the closing ]']);
   });
 
   it('reports a path pattern that matches nothing and a file it cannot read', () => {

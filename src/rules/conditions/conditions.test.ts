@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import { compileTree } from '../compile.js';
 import { Facts, type RecordEvent } from '../facts.js';
 import { When } from '../schema.js';
+import { CONDITIONS } from './registry.js';
 import {
   HBAR,
   OTHER,
@@ -81,11 +82,16 @@ const rows: Row[] = [
   ['debit of another account', 'debit: "1 hbar"', { ...txEvent(out(5n)), account: OTHER }, false],
   ['credit at least', 'credit: "0.5 hbar"', txEvent(inbound(1n)), true],
   ['credit on a debit', 'credit: "1 tinybar"', txEvent(out(1n)), false],
+  ['credit below the threshold', 'credit: "1.5 hbar"', txEvent(inbound(1n)), false],
   ['token_debit', 'token_debit: { token_id: 0.0.777, min: 100 }', txEvent(tokenTx(-100)), true],
   ['token_debit below min', 'token_debit: { token_id: 0.0.777, min: 101 }', txEvent(tokenTx(-100)), false],
   ['token_debit other token', 'token_debit: { token_id: 0.0.778 }', txEvent(tokenTx(-100)), false],
   ['token_debit on a token credit', 'token_debit: { token_id: 0.0.777 }', txEvent(tokenTx(100)), false],
   ['token_credit', 'token_credit: { token_id: 0.0.777 }', txEvent(tokenTx(5)), true],
+  ['token_credit at min', 'token_credit: { token_id: 0.0.777, min: 5 }', txEvent(tokenTx(5)), true],
+  ['token_credit below min', 'token_credit: { token_id: 0.0.777, min: 6 }', txEvent(tokenTx(5)), false],
+  ['token_credit other token', 'token_credit: { token_id: 0.0.778 }', txEvent(tokenTx(5)), false],
+  ['token_credit on a token debit', 'token_credit: { token_id: 0.0.777 }', txEvent(tokenTx(-5)), false],
   ['nft_out', 'nft_out: { token_id: 0.0.888 }', txEvent(nftTx(WATCHED.id, '0.0.5555')), true],
   [
     'nft_out serial',
@@ -94,7 +100,23 @@ const rows: Row[] = [
     false,
   ],
   ['nft_out on an nft in', 'nft_out: { token_id: 0.0.888 }', txEvent(nftTx('0.0.5555', WATCHED.id)), false],
+  ['nft_out other token', 'nft_out: { token_id: 0.0.889 }', txEvent(nftTx(WATCHED.id, '0.0.5555')), false],
   ['nft_in', 'nft_in: { token_id: 0.0.888, serial: 7 }', txEvent(nftTx('0.0.5555', WATCHED.id)), true],
+  ['nft_in any serial', 'nft_in: { token_id: 0.0.888 }', txEvent(nftTx('0.0.5555', WATCHED.id)), true],
+  ['nft_in on an nft out', 'nft_in: { token_id: 0.0.888 }', txEvent(nftTx(WATCHED.id, '0.0.5555')), false],
+  [
+    'nft_in other serial',
+    'nft_in: { token_id: 0.0.888, serial: 8 }',
+    txEvent(nftTx('0.0.5555', WATCHED.id)),
+    false,
+  ],
+  ['nft_in other token', 'nft_in: { token_id: 0.0.889 }', txEvent(nftTx('0.0.5555', WATCHED.id)), false],
+  [
+    'nft_in to another account',
+    'nft_in: { token_id: 0.0.888 }',
+    { ...txEvent(nftTx('0.0.5555', WATCHED.id)), account: OTHER },
+    false,
+  ],
   ['fee at least', 'fee: "0.001 hbar"', txEvent(), true],
   ['fee below', 'fee: "0.0011 hbar"', txEvent(), false],
   ['memo contains', 'memo: { contains: refund }', txEvent(tx({ memo_base64: memo('a refund of 5') })), true],
@@ -129,16 +151,23 @@ const rows: Row[] = [
     false,
   ],
   ['counterparty in', 'counterparty: { in: [0.0.5555] }', txEvent(out(1n)), true],
+  ['counterparty in, unlisted', 'counterparty: { in: [0.0.4444] }', txEvent(out(1n)), false],
   ['payer self', 'payer: self', txEvent(out(1n)), true],
+  ['payer self, another paid', 'payer: self', txEvent(inbound(1n)), false],
   ['payer other', 'payer: other', txEvent(inbound(1n)), true],
   ['payer other, self paid', 'payer: other', txEvent(out(1n)), false],
   ['scheduled', 'scheduled: true', txEvent(tx({ scheduled: true })), true],
   ['scheduled false', 'scheduled: false', txEvent(tx({ scheduled: true })), false],
+  ['scheduled on an ordinary one', 'scheduled: true', txEvent(), false],
+  ['scheduled false on an ordinary one', 'scheduled: false', txEvent(), true],
   ['child', 'child: true', txEvent(tx({ nonce: 1 })), true],
   ['child false on a child', 'child: false', txEvent(tx({ nonce: 2 })), false],
+  ['child on a top-level record', 'child: true', txEvent(), false],
+  ['child false on a top-level record', 'child: false', txEvent(), true],
   ['reward min', 'reward: { min: "1 hbar" }', rewardEvent(HBAR), true],
   ['reward below min', 'reward: { min: "1 hbar" }', rewardEvent(HBAR - 1n), false],
   ['reward max', 'reward: { max: "0.5 hbar" }', rewardEvent(HBAR), false],
+  ['reward at max', 'reward: { max: "1 hbar" }', rewardEvent(HBAR), true],
   ['reward between', 'reward: { min: 1, max: 10 }', rewardEvent(10n), true],
   ['call_depth without traces', 'call_depth: 5', txEvent(), undefined],
   ['call_depth reached', 'call_depth: 5', txEvent(tx(), [action(), action({ call_depth: 5 })]), true],
@@ -179,11 +208,19 @@ const rows: Row[] = [
     txEvent(tx(), [action()]),
     true,
   ],
+  ['action recipient_in, unlisted', 'action: { recipient_in: [0.0.6006] }', txEvent(tx(), [action()]), false],
+  ['action call_type, other', 'action: { call_type: [CREATE] }', txEvent(tx(), [action()]), false],
   [
     'action min_value',
     'action: { min_value: "1 hbar" }',
     txEvent(tx(), [action({ value: 100_000_000 })]),
     true,
+  ],
+  [
+    'action min_value, below',
+    'action: { min_value: "1 hbar" }',
+    txEvent(tx(), [action({ value: 99_999_999 })]),
+    false,
   ],
   [
     'action reverted',
@@ -200,6 +237,7 @@ const rows: Row[] = [
   ['any, none', 'any: [{ type: [CRYPTODELETE] }, { result: fail }]', txEvent(), false],
   ['any, true beats a missing trace', 'any: [{ call_depth: 5 }, { result: success }]', txEvent(), true],
   ['not', 'not: { result: success }', txEvent(), false],
+  ['not, inner false', 'not: { result: fail }', txEvent(), true],
   ['not of a missing trace', 'not: { call_depth: 5 }', txEvent(), undefined],
   ['keys are AND-ed', '{ type: [CRYPTOTRANSFER], debit: "1 hbar" }', txEvent(out(1n)), true],
   ['keys are AND-ed, one false', '{ type: [CRYPTOTRANSFER], debit: "2 hbar" }', txEvent(out(1n)), false],
@@ -213,5 +251,15 @@ describe('conditions', () => {
     const verdict = predicate(new Facts(event));
 
     expect(verdict).toBe(expected);
+  });
+
+  // A condition with only matching rows would pass the table while always returning true.
+  it.each(CONDITIONS.map((c) => c.name))('%s has a matching and a non-matching row', (name) => {
+    const alone = rows.filter(([, when]) => Object.keys(parse(when) as object).join() === name);
+
+    const verdicts = new Set(alone.map(([, , , expected]) => expected));
+
+    expect(verdicts).toContain(true);
+    expect(verdicts).toContain(false);
   });
 });

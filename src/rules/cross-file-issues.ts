@@ -1,0 +1,84 @@
+// The checks that span files: duplicate rule ids, unknown notifiers, unknown accounts. They run over the rules of
+// every file, including files that failed validation (rule-refs.ts), so every problem comes out in one run.
+import type { ConfigIssue } from '../config/config-error.js';
+import { didYouMean } from '../config/did-you-mean.js';
+import { locate } from '../config/locate.js';
+import { parseYaml, type ParsedYaml } from '../config/parse-yaml.js';
+import type { RuleRefs } from './rule-refs.js';
+import type { WatchedAccount } from '../tail/watched-account.js';
+
+export interface CrossFileContext {
+  /** Every rule file's text, for the positions of the issues. */
+  readonly texts: readonly { readonly file: string; readonly text: string }[];
+  readonly knownNotifiers: readonly string[];
+  readonly accounts: readonly WatchedAccount[];
+}
+
+type At = (refs: RuleRefs, path: (string | number)[], message: string) => ConfigIssue;
+
+/** `refs` in file order, then rule order: the first rule with an id is the one the others duplicate. */
+export function crossFileIssues(refs: readonly RuleRefs[], ctx: CrossFileContext): ConfigIssue[] {
+  const docs = new Map<string, ParsedYaml>(ctx.texts.map((t) => [t.file, parseYaml(t.file, t.text)]));
+  const at: At = (r, path, message) => {
+    const parsed = docs.get(r.file);
+    const offset = locate(parsed?.documents[0], ['rules', r.index, ...path]);
+    const { line, col } = parsed?.lines.linePos(offset) ?? { line: 0, col: 0 };
+    return { file: r.file, line, col, path: path.join('.'), message };
+  };
+  return [
+    ...duplicateIds(refs, at),
+    ...refs.flatMap((r) => unknownNotifiers(r, ctx.knownNotifiers, at)),
+    ...refs.flatMap((r) => unknownAccounts(r, ctx.accounts, at)),
+  ];
+}
+
+function duplicateIds(refs: readonly RuleRefs[], at: At): ConfigIssue[] {
+  const firstById = new Map<string, ConfigIssue>();
+  const issues: ConfigIssue[] = [];
+  for (const r of refs) {
+    if (r.id === undefined) continue;
+    const first = firstById.get(r.id);
+    if (!first) firstById.set(r.id, at(r, ['id'], ''));
+    else
+      issues.push(
+        at(
+          r,
+          ['id'],
+          `duplicate rule id "${r.id}", first defined at ${first.file}:${first.line}:${first.col}; rule ids must be unique`,
+        ),
+      );
+  }
+  return issues;
+}
+
+function unknownNotifiers(r: RuleRefs, known: readonly string[], at: At): ConfigIssue[] {
+  return r.notify.flatMap((name, i) => {
+    if (name === undefined || known.includes(name)) return [];
+    const guess = didYouMean(name, known);
+    const fix = guess ? `did you mean "${guess}"?` : 'define it under notifiers: in the config file';
+    return [at(r, ['notify', i], `unknown notifier "${name}"; ${fix}`)];
+  });
+}
+
+function unknownAccounts(r: RuleRefs, accounts: readonly WatchedAccount[], at: At): ConfigIssue[] {
+  const ids = new Set(accounts.map((a) => a.id));
+  const names = accounts.map((a) => a.name);
+  const byId = r.accountIds.flatMap((id, i) =>
+    id === undefined || ids.has(id)
+      ? []
+      : [
+          at(
+            r,
+            ['accounts', 'ids', i],
+            `account ${id} is not watched; add it under accounts: in the config file or remove it here`,
+          ),
+        ],
+  );
+  const byName = r.accountNames.flatMap((name, i) => {
+    if (name === undefined || names.includes(name)) return [];
+    const guess = didYouMean(name, names);
+    const fix = guess ? `did you mean "${guess}"?` : 'check the names under accounts: in the config file';
+    return [at(r, ['accounts', 'names', i], `no watched account is named "${name}"; ${fix}`)];
+  });
+  return [...byId, ...byName];
+}
