@@ -1,5 +1,6 @@
 // Builds the configured notifiers (name → channel) from the validated `notifiers:` section.
 import { NotifyError, type Notifier } from './notifier.js';
+import { createPacers, type Pacers } from './pacer.js';
 import { redact } from './redact.js';
 import { NOTIFIER_KINDS, type NotifierDeps, type NotifierKind } from './registry.js';
 import type { NotifierConfig, Notifiers } from './schema.js';
@@ -10,11 +11,15 @@ export interface Channel {
   readonly deadlineMs: number;
 }
 
-export function createChannels(configs: Notifiers, deps: NotifierDeps): Map<string, Channel> {
+/** `pacers` defaults to a new set shared by these channels; pass one to keep the pacing across a reload. */
+export type ChannelDeps = Omit<NotifierDeps, 'pacers'> & { readonly pacers?: Pacers };
+
+export function createChannels(configs: Notifiers, deps: ChannelDeps): Map<string, Channel> {
+  const shared: NotifierDeps = { ...deps, pacers: deps.pacers ?? createPacers(deps) };
   const channels = new Map<string, Channel>();
   for (const [name, config] of Object.entries(configs)) {
     const kind = kindOf(config);
-    const notifier = scrubbed(kind.create(name, config, deps), kind.secrets(config));
+    const notifier = scrubbed(kind.create(name, config, shared), kind.secrets(config));
     channels.set(name, { notifier, groupWaitMs: config.group_wait, deadlineMs: config.deadline });
   }
   return channels;

@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { duration } from '../config/duration.js';
 import { httpUrl } from '../config/http-url.js';
 import { secret } from '../config/secret.js';
+import { secretUrl } from './secret-url.js';
 
-export { duration, httpUrl, secret };
+export { duration, httpUrl, secret, secretUrl };
 
 /** Keys every notifier accepts: storm control and the delivery deadline. */
 export const commonKeys = {

@@ -11,10 +11,3 @@ export function redact(text: string, secrets: readonly string[]): string {
   }
   return out;
 }
-
-/** Refuses a secret URL that is not http(s) at startup, with a message that does not echo it. */
-export function assertHttpUrl(notifier: string, key: string, url: string): void {
-  const ok = URL.canParse(url) && ['http:', 'https:'].includes(new URL(url).protocol);
-  if (!ok)
-    throw new Error(`notifier "${notifier}": ${key} is not an http(s) URL (value hidden: it is a secret)`);
-}

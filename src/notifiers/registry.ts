@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream';
 import type { z } from 'zod';
 import type { Logger } from '../observability/logger.js';
 import type { Notifier } from './notifier.js';
+import type { Pacers } from './pacer.js';
 import { alertmanager } from './alertmanager/alertmanager.js';
 import { consoleNotifier } from './console/console.js';
 import { email } from './email/email.js';
@@ -17,6 +18,8 @@ export interface NotifierDeps {
   readonly logger: Logger;
   /** Where the console notifier writes (stdout in the demo). */
   readonly stdout: Writable;
+  /** Pacing per receiver (Slack: per webhook URL), shared by every notifier that sends there. */
+  readonly pacers: Pacers;
 }
 
 export interface NotifierKind<C extends { kind: string }> {

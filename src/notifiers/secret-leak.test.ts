@@ -8,6 +8,7 @@ import { closedPort, startHttpSink, type HttpSink, type SinkResponse } from '../
 import { startSmtpServer, type SmtpSink } from '../../test/helpers/smtp.js';
 import { createMetrics } from '../observability/metrics.js';
 import { deliver } from './deliver.js';
+import { createPacers } from './pacer.js';
 import { NOTIFIER_KINDS, type NotifierKind } from './registry.js';
 import { testAlert } from './testing/alerts.js';
 import { testClock } from './testing/clock.js';
@@ -74,7 +75,12 @@ const CASES: Record<string, Failure[]> = {
     url: `${origin}/hook?token=${SECRET}`,
     signing_key: SECRET,
   })),
-  alertmanager: httpFailures((origin) => ({ kind: 'alertmanager', url: origin, bearer_token: SECRET })),
+  // The URL is a secret too: an auth proxy in front of Alertmanager may take a token in the path.
+  alertmanager: httpFailures((origin) => ({
+    kind: 'alertmanager',
+    url: `${origin}/proxy/${SECRET}`,
+    bearer_token: SECRET,
+  })),
   email: [
     {
       name: 'wrong password',
@@ -125,6 +131,7 @@ describe('secret-leak contract', () => {
     const notifier = registered.create('leaky', config, {
       now: clock.now,
       sleep: clock.sleep,
+      pacers: createPacers(clock),
       logger: logs.logger,
       stdout: process.stdout,
     });

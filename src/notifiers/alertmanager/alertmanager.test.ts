@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpSink } from '../../../test/helpers/http-sink.js';
+import { createPacers } from '../pacer.js';
 import { testAlert, testAlerts } from '../testing/alerts.js';
 import {
   ALERTMANAGER_BINARY,
@@ -19,6 +20,7 @@ function create(url: string, extra: Record<string, unknown> = {}) {
   return alertmanager.create('am', config, {
     now: clock.now,
     sleep: clock.sleep,
+    pacers: createPacers(clock),
     logger: captureLogs().logger,
     stdout: process.stdout,
   });

@@ -6,7 +6,7 @@ import { alertmanagerAlerts } from './message.js';
 
 export const alertmanager: NotifierKind<AlertmanagerConfig> = {
   config: AlertmanagerConfig,
-  secrets: (config) => (config.bearer_token ? [config.bearer_token] : []),
+  secrets: (config) => [config.url, ...(config.bearer_token ? [config.bearer_token] : [])],
   create(name, config, deps): Notifier {
     const url = `${config.url.replace(/\/+$/, '')}/api/v2/alerts`;
     const auth: Record<string, string> = config.bearer_token

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { commonKeys, duration, httpUrl, secret } from '../config-types.js';
+import { commonKeys, duration, httpUrl, secret, secretUrl } from '../config-types.js';
 
 export const AlertmanagerConfig = z
   .object({
     kind: z.literal('alertmanager'),
-    /** Base URL of Alertmanager (`http://alertmanager:9093`); alerts go to `<url>/api/v2/alerts`. */
-    url: httpUrl('http://alertmanager:9093'),
+    /** Base URL (`http://alertmanager:9093`); alerts go to `<url>/api/v2/alerts`. A secret like every receiver URL. */
+    url: secretUrl('http://alertmanager:9093'),
     /** Sent as `Authorization: Bearer …` when set; prefer `bearer_token_file`. */
     bearer_token: secret().optional(),
     /** generatorURL when an alert has no explorer link. */

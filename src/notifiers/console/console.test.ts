@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { createPacers } from '../pacer.js';
 import { testAlert, testAlerts, testRecord } from '../testing/alerts.js';
 import { testClock } from '../testing/clock.js';
 import { captureLogs } from '../testing/log-capture.js';
@@ -43,6 +44,7 @@ describe('console notifier', () => {
     const notifier = consoleNotifier.create('console', consoleNotifier.config.parse({ kind: 'console' }), {
       now: clock.now,
       sleep: clock.sleep,
+      pacers: createPacers(clock),
       logger: captureLogs().logger,
       stdout: stream,
     });

@@ -5,6 +5,7 @@ import { openStateStore } from '../../state/store.js';
 import { createChannels } from '../channels.js';
 import { createDeliveryWorker } from '../delivery-worker.js';
 import { createOutbox } from '../outbox.js';
+import { createPacers } from '../pacer.js';
 import { Notifiers } from '../schema.js';
 import { testAlert, testRecord } from '../testing/alerts.js';
 import { testClock } from '../testing/clock.js';
@@ -37,6 +38,7 @@ function notifierFor(config: ReturnType<typeof emailConfig>) {
   return email.create('mail', config, {
     now: clock.now,
     sleep: clock.sleep,
+    pacers: createPacers(clock),
     logger: captureLogs().logger,
     stdout: process.stdout,
   });

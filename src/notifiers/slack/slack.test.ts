@@ -9,9 +9,10 @@ import { createChannels } from '../channels.js';
 import { createDeliveryWorker } from '../delivery-worker.js';
 import { NotifyError } from '../notifier.js';
 import { createOutbox } from '../outbox.js';
+import { createPacers, type Pacers } from '../pacer.js';
 import { Notifiers } from '../schema.js';
 import { testAlert, testRecord } from '../testing/alerts.js';
-import { testClock } from '../testing/clock.js';
+import { testClock, type TestClock } from '../testing/clock.js';
 import { captureLogs } from '../testing/log-capture.js';
 import { slack } from './slack.js';
 
@@ -136,6 +137,7 @@ describe('slack notifier against a Slack-like webhook server', () => {
       {
         now: clock.now,
         sleep: clock.sleep,
+        pacers: createPacers(clock),
         logger: captureLogs().logger,
         stdout: process.stdout,
       },
@@ -170,5 +172,93 @@ describe('slack notifier against a Slack-like webhook server', () => {
     const body = sink.requests[0]?.body ?? '';
     expect(body).toContain('&lt;!channel&gt;');
     expect(body).not.toMatch(/<!channel>|<@U123>|<https:\/\/evil|@here/);
+  });
+});
+
+describe('slack pacing is per webhook, across notifiers', () => {
+  function channelsFor(notifiers: Record<string, object>, clock: TestClock, pacers?: Pacers) {
+    const config = Notifiers.parse(notifiers);
+    const logger = captureLogs().logger;
+    const deps = { now: clock.now, sleep: clock.sleep, logger, stdout: process.stdout };
+    return createChannels(config, pacers ? { ...deps, pacers } : deps);
+  }
+  const send = (channels: ReturnType<typeof channelsFor>, name: string) =>
+    channels.get(name)?.notifier.send({ kind: 'single', alert: testAlert() }, new AbortController().signal);
+
+  it('paces two notifiers on one webhook together', async () => {
+    sink = await startSlackSink();
+    const clock = testClock();
+    const hook = { kind: 'slack', webhook_url: sink.webhookUrl };
+    const channels = channelsFor({ a: hook, b: hook }, clock);
+
+    await send(channels, 'a');
+    await send(channels, 'b');
+    await send(channels, 'a');
+
+    expect(sink.accepted()).toHaveLength(3);
+    expect(clock.sleeps).toEqual([1000, 1000]);
+  });
+
+  it('does not pace notifiers on different webhooks against each other', async () => {
+    sink = await startSlackSink();
+    const clock = testClock();
+    const channels = channelsFor(
+      {
+        a: { kind: 'slack', webhook_url: `${sink.origin}/services/T1/B1/one` },
+        b: { kind: 'slack', webhook_url: `${sink.origin}/services/T1/B2/two` },
+      },
+      clock,
+    );
+
+    await send(channels, 'a');
+    await send(channels, 'b');
+    await send(channels, 'a');
+
+    expect(sink.accepted()).toHaveLength(3);
+    expect(clock.sleeps).toEqual([1000]);
+  });
+
+  it('spaces a shared webhook by the largest min_interval of its notifiers', async () => {
+    sink = await startSlackSink();
+    const clock = testClock();
+    const channels = channelsFor(
+      {
+        a: { kind: 'slack', webhook_url: sink.webhookUrl, min_interval: '1s' },
+        b: { kind: 'slack', webhook_url: sink.webhookUrl, min_interval: '3s' },
+      },
+      clock,
+    );
+
+    await send(channels, 'a');
+    await send(channels, 'a');
+
+    expect(clock.sleeps).toEqual([3000]);
+  });
+
+  it("holds every notifier on a webhook until that webhook's Retry-After has passed", async () => {
+    sink = await startSlackSink();
+    sink.script(SLACK.rateLimited(5));
+    const clock = testClock();
+    const hook = { kind: 'slack', webhook_url: sink.webhookUrl };
+    const channels = channelsFor({ a: hook, b: hook }, clock);
+    const limited = await send(channels, 'a')?.catch((e: unknown) => e);
+
+    await send(channels, 'b');
+
+    expect(limited).toMatchObject({ reason: 'http_429', retryAfterMs: 5000 });
+    expect(clock.sleeps).toEqual([5000]);
+    expect(sink.accepted()).toHaveLength(1);
+  });
+
+  it('keeps the pace across a reload when the caller passes its pacers', async () => {
+    sink = await startSlackSink();
+    const clock = testClock();
+    const pacers = createPacers(clock);
+    const hook = { ops: { kind: 'slack', webhook_url: sink.webhookUrl } };
+    await send(channelsFor(hook, clock, pacers), 'ops');
+
+    await send(channelsFor(hook, clock, pacers), 'ops');
+
+    expect(clock.sleeps).toEqual([1000]);
   });
 });

@@ -3,8 +3,6 @@
 import { IncomingWebhook, IncomingWebhookHTTPError, type FetchFunction } from '@slack/webhook';
 import { checkHttpStatus, networkError } from '../http-status.js';
 import { NotifyError, type Notifier } from '../notifier.js';
-import { createPacer } from '../pacer.js';
-import { assertHttpUrl } from '../redact.js';
 import type { NotifierKind } from '../registry.js';
 import { SlackConfig } from './config.js';
 import { slackMessage } from './message.js';
@@ -13,8 +11,8 @@ export const slack: NotifierKind<SlackConfig> = {
   config: SlackConfig,
   secrets: (config) => [config.webhook_url],
   create(name, config, deps): Notifier {
-    assertHttpUrl(name, 'webhook_url', config.webhook_url);
-    const pacer = createPacer(config.min_interval, deps);
+    // Keyed by the webhook, not the notifier: Slack's limit is per webhook, whoever sends to it.
+    const pacer = deps.pacers.pacer(config.webhook_url, config.min_interval);
     const what = `Slack webhook of notifier "${name}"`;
     return {
       name,

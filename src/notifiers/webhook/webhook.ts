@@ -1,6 +1,5 @@
 import { httpPost } from '../http-post.js';
 import type { Notifier } from '../notifier.js';
-import { assertHttpUrl } from '../redact.js';
 import type { NotifierKind } from '../registry.js';
 import { WebhookConfig } from './config.js';
 import { webhookBody, webhookHeaders } from './message.js';
@@ -9,7 +8,6 @@ export const webhook: NotifierKind<WebhookConfig> = {
   config: WebhookConfig,
   secrets: (config) => [config.url, config.signing_key],
   create(name, config, deps): Notifier {
-    assertHttpUrl(name, 'url', config.url);
     return {
       name,
       kind: 'webhook',
