@@ -238,7 +238,8 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
       text: stringify(known),
       schema: Config,
       env: { SMTP_PASSWORD: 'from-a-secret' },
-      readFile: () => 'from-a-secret-file',
+      // Mounted secrets are read as files; URL-shaped, because some of them are webhook URLs.
+      readFile: () => 'https://secrets.example.test/from-a-secret-file',
     });
 
     expect(loaded.ok ? [] : loaded.issues.map(formatIssue)).toEqual([]);
