@@ -1,7 +1,9 @@
 // What really happened in the living ledger, whatever the query service shows: every record and reward generated
 // so far with the moment it becomes visible, and every contract with its verification answer. Tests compute the
-// alerts a rule set must produce from this, then compare with what the daemon sent.
+// alerts a rule set must produce from this, then compare with what the daemon sent. With retention on, records
+// and rewards older than the horizon are dropped (`pruneBefore`); tagged records and contracts are always kept.
 import type { SimTransaction } from './store.js';
+import { lowerBound } from './sorted.js';
 import { verifyAnswerFor, type VerifyAnswer } from './verify-answers.js';
 
 export interface TruthRecord {
@@ -38,16 +40,7 @@ export interface TruthQuery {
 }
 
 /** Index of the first record with timestamp >= ns (records are appended in timestamp order). */
-function firstAtOrAfter<T>(list: readonly T[], ns: bigint, key: (item: T) => bigint): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (key(list[mid] as T) < ns) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+const firstAtOrAfter = lowerBound;
 
 function involves(tx: SimTransaction, account: bigint): boolean {
   return (
@@ -80,6 +73,20 @@ export class GroundTruth {
       throw new Error('ground truth: records must be added in increasing consensus-timestamp order');
     }
     this.records.push(record);
+  }
+
+  /**
+   * Drops records and rewards with a consensus timestamp below `ns` (retention). Tagged records (test markers,
+   * few) stay, so a referee that looks for its markers still finds every one.
+   */
+  pruneBefore(ns: bigint): void {
+    const cut = firstAtOrAfter(this.records, ns, (r) => r.tx.consensusTimestamp);
+    const markers = this.records.slice(0, cut).filter((r) => r.tag !== undefined);
+    this.records.splice(0, cut, ...markers);
+    this.rewardList.splice(
+      0,
+      firstAtOrAfter(this.rewardList, ns, (r) => r.timestamp),
+    );
   }
 
   addReward(reward: TruthReward): void {
@@ -116,6 +123,7 @@ export class GroundTruth {
     return this.contractList;
   }
 
+  /** Every record with this tag, including those older than the retention horizon. */
   tagged(tag: string): TruthRecord[] {
     return this.records.filter((r) => r.tag === tag);
   }

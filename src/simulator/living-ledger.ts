@@ -3,6 +3,8 @@
 // lag (NOTES.md 16). With late visibility on, a seeded share of each file's rows is held back for a while and then
 // appears with its original, earlier timestamp: the upstream pattern that makes a naive gt: cursor skip rows
 // (NOTES.md 17). Generation is lazy: `advance()` catches up to the clock, and the server calls it on every request.
+// Retention keeps memory bounded on long runs: records older than the horizon are dropped from the store and the
+// ground truth, in batches of an eighth of the horizon.
 import { timestampFromMillis } from '../ledger/timestamp.js';
 import { createRng, type Rng } from './rng.js';
 import { SimulatorStore, type SimTransaction } from './store.js';
@@ -37,7 +39,20 @@ export interface LivingLedgerOptions {
   readonly maxCatchUpMs?: number;
   readonly traffic?: Omit<TrafficOptions, 'seed'>;
   readonly store?: SimulatorStore;
+  /** What is kept (default DEFAULT_RETENTION); null keeps everything. */
+  readonly retention?: Retention | null;
 }
+
+/** The retention horizon: records older than either bound are dropped (queries for them answer empty). */
+export interface Retention {
+  /** Ledger time kept behind the clock, ms; absent = no time bound. */
+  readonly ms?: number;
+  /** At most this many transactions kept; absent = no count bound. */
+  readonly maxTransactions?: number;
+}
+
+/** One hour of ledger time, and at most 300,000 transactions (under 1 GB of heap) whatever the rate. */
+export const DEFAULT_RETENTION: Retention = { ms: 3_600_000, maxTransactions: 300_000 };
 
 export interface LedgerStats {
   readonly seed: string;
@@ -54,6 +69,10 @@ export interface LedgerStats {
   readonly pending: number;
   readonly heldBack: number;
   readonly skippedSlots: number;
+  /** Transactions dropped by retention so far (`transactions` counts everything generated). */
+  readonly pruned: number;
+  /** Transactions (records) the store holds now. */
+  readonly retained: number;
   readonly byType: Readonly<Record<string, number>>;
   readonly byResult: Readonly<Record<string, number>>;
 }
@@ -114,6 +133,17 @@ function commitRecord(
   truth.addRecord({ tx: served, visibleAt, late, tag: record.tag });
 }
 
+function validateRetention(retention: Retention | null): void {
+  if (retention === null) return;
+  if (retention.ms !== undefined && !(Number.isInteger(retention.ms) && retention.ms > 0)) {
+    throw new RangeError(`retention.ms must be a positive integer (ms), got ${retention.ms}`);
+  }
+  const max = retention.maxTransactions;
+  if (max !== undefined && !(Number.isInteger(max) && max > 0)) {
+    throw new RangeError(`retention.maxTransactions must be a positive integer, got ${max}`);
+  }
+}
+
 function count(counter: Record<string, number>, key: string): void {
   counter[key] = (counter[key] ?? 0) + 1;
 }
@@ -133,7 +163,8 @@ class Ledger implements LivingLedger {
   private readonly startNs: bigint;
   private readonly lateRng: Rng;
   private readonly queue: InjectSpec[] = [];
-  private readonly counters = { transactions: 0, actions: 0, skippedSlots: 0 };
+  private readonly counters = { transactions: 0, actions: 0, skippedSlots: 0, pruned: 0 };
+  private readonly retention: Retention | null;
   private readonly byType: Record<string, number> = {};
   private readonly byResult: Record<string, number> = {};
   private slot = 0n;
@@ -156,6 +187,8 @@ class Ledger implements LivingLedger {
     this.store = options.store ?? new SimulatorStore();
     this.traffic = createTraffic({ ...options.traffic, seed: this.seed });
     this.lateRng = createRng(`late:${this.seed}`);
+    this.retention = options.retention === undefined ? DEFAULT_RETENTION : options.retention;
+    validateRetention(this.retention);
     this.addInitialEntities();
   }
 
@@ -198,7 +231,28 @@ class Ledger implements LivingLedger {
       const slotNs = this.startNs + this.slot * this.intervalNs;
       this.commit(this.traffic.generate(slotNs > this.lastNs ? slotNs : this.lastNs + 1n), out);
     }
+    this.prune(nowNs);
     return out;
+  }
+
+  /** Drops what is past the horizon once it is an eighth beyond it, so the pruning cost is amortized. */
+  private prune(nowNs: bigint): void {
+    if (this.retention === null) return;
+    const { ms, maxTransactions } = this.retention;
+    const oldest = this.store.nthNewestTimestamp(this.store.transactionCount);
+    if (oldest === undefined) return;
+    let cut = 0n;
+    if (ms !== undefined) {
+      const horizonNs = timestampFromMillis(ms);
+      if (oldest < nowNs - horizonNs - horizonNs / 8n) cut = nowNs - horizonNs;
+    }
+    if (maxTransactions !== undefined && this.store.transactionCount > maxTransactions * 1.125) {
+      const keep = this.store.nthNewestTimestamp(maxTransactions) as bigint;
+      if (keep > cut) cut = keep;
+    }
+    if (cut === 0n) return;
+    this.counters.pruned += this.store.pruneBefore(cut);
+    this.truth.pruneBefore(cut);
   }
 
   /** A record is served from the end of its record file plus the lag; a late one `delay_ms` after that. */
@@ -233,6 +287,7 @@ class Ledger implements LivingLedger {
       nowNs,
       ...this.counters,
       records: this.truth.recordCount,
+      retained: this.store.transactionCount,
       rewards: this.truth.rewardCount,
       contracts: this.truth.contractCount,
       ...this.truth.pending(nowNs),

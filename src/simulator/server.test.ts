@@ -107,12 +107,18 @@ describe('startSimulator', () => {
     expect(res.headers['cache-control']).toBeUndefined();
   });
 
-  it('serves extra routes, answers 404 elsewhere and 500 when a route throws', async () => {
+  it('serves extra routes (cache-control: default or none), answers 404 elsewhere and 500 when a route throws', async () => {
     const extraRoutes = [
       {
         method: 'GET',
         pattern: '/hello/:name',
         handle: (r: { params: Record<string, string> }) => ({ status: 200, body: JSON.stringify(r.params) }),
+      },
+      {
+        method: 'GET',
+        pattern: '/plain',
+        cacheControl: null,
+        handle: () => ({ status: 200, body: '{}' }),
       },
       {
         method: 'GET',
@@ -125,11 +131,14 @@ describe('startSimulator', () => {
     running = await startSimulator({ store: new SimulatorStore(), extraRoutes });
 
     const hello = await request(`${running.url}/hello/a%20b`);
+    const plain = await request(`${running.url}/plain`);
     const missing = await request(`${running.url}/api/v1/nothing`);
     const boom = await request(`${running.url}/boom`);
 
     expect(await hello.body.json()).toEqual({ name: 'a b' });
     expect(hello.headers['cache-control']).toBe('public, max-age=1');
+    expect([plain.statusCode, plain.headers['cache-control']]).toEqual([200, undefined]);
+    await plain.body.dump();
     expect([missing.statusCode, await missing.body.text()]).toEqual([
       404,
       '{"_status":{"messages":[{"message":"Not found"}]}}',

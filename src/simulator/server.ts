@@ -37,8 +37,8 @@ export interface Route {
   readonly method: string;
   /** Path template after the prefix, `:name` for a segment: `/api/v1/accounts/:id/rewards`. */
   readonly pattern: string;
-  /** Cache-Control sent on 2xx responses (NOTES.md 12); default `public, max-age=1`. */
-  readonly cacheControl?: string;
+  /** Cache-Control sent on 2xx responses (NOTES.md 12); default `public, max-age=1`; null sends none. */
+  readonly cacheControl?: string | null;
   handle(request: RouteRequest): RouteResponse | Promise<RouteResponse>;
 }
 
@@ -58,6 +58,9 @@ export interface SimulatorServerOptions {
   /** Added after the three built-in routes. */
   readonly extraRoutes?: readonly Route[];
 }
+
+/** What the service's Express middleware sends on 2xx when a route sets nothing else. */
+export const DEFAULT_CACHE_CONTROL = 'public, max-age=1';
 
 /** The three ledger routes of 0.129, in matching order. */
 export const LEDGER_ROUTES: readonly Route[] = [transactionsRoute, rewardsRoute, actionsRoute];
@@ -90,7 +93,8 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
         ...(req === undefined ? {} : { req }),
       };
       const response = await route.route.handle(request);
-      return withCacheControl(response, route.route.cacheControl ?? 'public, max-age=1');
+      const { cacheControl } = route.route;
+      return withCacheControl(response, cacheControl === undefined ? DEFAULT_CACHE_CONTROL : cacheControl);
     }
     return errorResponse(404, ['Not found']);
   }
@@ -182,8 +186,8 @@ function safeDecode(text: string): string {
   }
 }
 
-function withCacheControl(response: RouteResponse, cacheControl: string): RouteResponse {
-  if (response.status < 200 || response.status > 299) return response;
+function withCacheControl(response: RouteResponse, cacheControl: string | null): RouteResponse {
+  if (cacheControl === null || response.status < 200 || response.status > 299) return response;
   if (response.headers?.['cache-control'] !== undefined) return response;
   return { ...response, headers: { ...response.headers, 'cache-control': cacheControl } };
 }

@@ -69,4 +69,44 @@ describe('SimulatorStore', () => {
     expect(store.findByEvmAddress('aa'.repeat(20), 0n, 0n)).toBeUndefined();
     expect(store.getEntity(1002n)?.deleted).toBe(true);
   });
+
+  it('prunes every record below a timestamp from all indexes, and keeps the rest served', () => {
+    const store = new SimulatorStore();
+    for (const ts of [10n, 20n, 30n]) {
+      store.addTransaction(makeSimTransaction(sampleTransactionRow(ts, 8n)));
+      store.addReward({ accountId: 8n, amount: 1n, timestamp: ts });
+      store.addContractActions([{ consensusTimestamp: ts, payer: 8n, index: 0, json: { index: 0 } }]);
+      store.addContractTransactionHash('ab'.repeat(32), { consensusTimestamp: ts, payer: 8n });
+    }
+
+    const dropped = store.pruneBefore(20n);
+
+    expect(dropped).toBe(1);
+    expect(store.transactionCount).toBe(2);
+    expect(stamps(store)).toEqual([20n, 30n]);
+    expect(stamps(store, { accounts: [8n, 98n] })).toEqual([20n, 30n]);
+    expect(store.rewardsOf(8n, 0n).map((r) => r.timestamp)).toEqual([20n, 30n]);
+    expect(store.actionsOf(10n, 8n, 0n)).toEqual([]);
+    expect(store.actionsOf(20n, 8n, 0n)).toHaveLength(1);
+    expect(store.resolveHash('ab'.repeat(32), 0n)?.consensusTimestamp).toBe(20n);
+    expect(store.resolveTransactionId(8n, 9n, 0n)).toBeUndefined();
+    expect(store.resolveTransactionId(8n, 19n, 0n)?.consensusTimestamp).toBe(20n);
+    expect(store.firstTransactionTimestamp(0n)).toBe(20n);
+    expect(store.nthNewestTimestamp(2)).toBe(20n);
+  });
+
+  it('serializes a transaction on first serve, once', () => {
+    const store = new SimulatorStore();
+    const tx = makeSimTransaction(sampleTransactionRow(10n, 8n));
+    store.addTransaction(tx);
+    const [stored] = store.scanTransactions(ALL, () => true);
+
+    const before = stored?.bytes;
+    const first = store.transactionBytes(stored!);
+    const second = store.transactionBytes(stored!);
+
+    expect(before).toBeNull();
+    expect(second).toBe(first);
+    expect(JSON.parse(first.toString('utf8'))).toMatchObject({ consensus_timestamp: '0.000000010' });
+  });
 });

@@ -4,9 +4,13 @@
 // Visibility (ingestion lag, late records): a record is served only when
 //   1. `visibleUntil` is null or its consensus timestamp is <= visibleUntil (a global ingestion watermark), and
 //   2. its own `visibleAt` is absent or <= the request's "now" (ns on the server clock).
-// Records are immutable once added; the wire JSON of a transaction is serialized once, when it is added.
+// Records are immutable once added; the wire JSON of a transaction is serialized once, when it is first served.
+//
+// Retention: `pruneBefore(ns)` drops every record older than a consensus timestamp, with its index entries; the
+// living ledger calls it to keep a horizon (the real service keeps everything, so older ranges answer empty here).
 import { decodeBase32, toHex } from './bytes.js';
 import { serializeJson } from './json.js';
+import { dropOlder, lowerBound, upperBound } from './sorted.js';
 
 /** A `crypto_transfer` row (HBAR leg) or the account part of a `token_transfer` row. */
 export interface SimTransferRow {
@@ -95,10 +99,11 @@ export interface SimHashLink {
   readonly visibleAt?: bigint;
 }
 
-/** A transaction as stored: the record plus its UTF-8 JSON, serialized once when added. */
+/** A transaction as stored: the record plus its UTF-8 JSON, serialized when first served. */
 export interface StoredTransaction {
   readonly tx: SimTransaction;
-  readonly bytes: Buffer;
+  /** Null until the first page that contains it is served. */
+  bytes: Buffer | null;
 }
 
 export interface ScanOptions {
@@ -140,7 +145,7 @@ export class SimulatorStore {
         `duplicate consensus timestamp ${tx.consensusTimestamp}: timestamps are unique per transaction`,
       );
     }
-    const stored: StoredTransaction = { tx, bytes: Buffer.from(serializeJson(tx.json)) };
+    const stored: StoredTransaction = { tx, bytes: null };
     this.byTimestamp.set(tx.consensusTimestamp, stored);
     insertSorted(this.txs, stored);
     for (const account of unionAccounts(tx)) {
@@ -221,9 +226,43 @@ export class SimulatorStore {
     return page;
   }
 
-  /** The UTF-8 JSON of a stored transaction, serialized once when added; pages are concatenated from these. */
+  /** The UTF-8 JSON of a stored transaction, serialized once, on first use; pages are concatenated from these. */
   transactionBytes(stored: StoredTransaction): Buffer {
+    stored.bytes ??= Buffer.from(serializeJson(stored.tx.json));
     return stored.bytes;
+  }
+
+  /** Consensus timestamp of the n-th newest transaction (1 = newest), or undefined when fewer are stored. */
+  nthNewestTimestamp(n: number): bigint | undefined {
+    const stored = n >= 1 ? this.txs[this.txs.length - n] : undefined;
+    return stored?.tx.consensusTimestamp;
+  }
+
+  /**
+   * Drops every transaction, reward, contract action and hash link with a consensus timestamp below `ns`,
+   * with their index entries; entities stay. Returns the number of transactions dropped. Costs a pass over the
+   * per-account reward, action and hash maps, so call it in batches rather than per record.
+   */
+  pruneBefore(ns: bigint): number {
+    const cut = lowerBound(this.txs, ns, stamp);
+    const dropped = this.txs.splice(0, cut);
+    const accounts = new Set<bigint>();
+    for (const { tx } of dropped) {
+      this.byTimestamp.delete(tx.consensusTimestamp);
+      for (const account of unionAccounts(tx)) accounts.add(account);
+      const key = `${tx.payer}-${tx.validStartNs}`;
+      const sameId = this.byPayerValidStart.get(key)?.filter((kept) => stamp(kept) >= ns) ?? [];
+      if (sameId.length > 0) this.byPayerValidStart.set(key, sameId);
+      else this.byPayerValidStart.delete(key);
+    }
+    for (const account of accounts) dropOlder(this.byAccount, account, ns, stamp);
+    for (const account of this.rewardsByAccount.keys())
+      dropOlder(this.rewardsByAccount, account, ns, (r) => r.timestamp);
+    for (const [key, list] of this.actionsByTx) {
+      if ((list[0] as SimContractAction).consensusTimestamp < ns) this.actionsByTx.delete(key);
+    }
+    for (const key of this.hashLinks.keys()) dropOlder(this.hashLinks, key, ns, (l) => l.consensusTimestamp);
+    return dropped.length;
   }
 
   /** Smallest visible consensus timestamp, or null when nothing is visible (the 60-day binding's lower default). */
@@ -323,30 +362,6 @@ function insertSorted(list: StoredTransaction[], stored: StoredTransaction): voi
   const last = list[list.length - 1];
   if (last === undefined || stamp(last) < stamp(stored)) list.push(stored);
   else list.splice(upperBound(list, stamp(stored), stamp), 0, stored);
-}
-
-/** First index whose key is >= value. */
-function lowerBound<T>(list: readonly T[], value: bigint, key: (item: T) => bigint): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (key(list[mid] as T) < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First index whose key is > value. */
-function upperBound<T>(list: readonly T[], value: bigint, key: (item: T) => bigint): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (key(list[mid] as T) <= value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function encodeText(text: string): bigint {

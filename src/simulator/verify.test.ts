@@ -75,6 +75,7 @@ describe('POST /session/verify/etherscan', () => {
 
     expect(res.status).toBe(200);
     expect(res.headers.get('deprecation')).toBe('true');
+    expect(res.headers.get('cache-control')).toBeNull();
     expect(res.headers.get('set-cookie')).toMatch(
       /^sourcify_vid=s%3A[0-9a-f]+\.sim; Path=\/; Expires=.*; HttpOnly; SameSite=Lax$/,
     );

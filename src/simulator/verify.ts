@@ -48,6 +48,8 @@ export function createVerifyRoute(
   return {
     method: 'POST',
     pattern: `${(options.prefix ?? '').replace(/\/$/, '')}/session/verify/etherscan`,
+    // Sourcify sends no Cache-Control on verification answers.
+    cacheControl: null,
     service,
     async handle(request) {
       const req = request.req;

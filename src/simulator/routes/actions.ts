@@ -1,16 +1,9 @@
 // GET /api/v1/contracts/results/{transactionIdOrHash}/actions (NOTES.md 3.3, 10): query, path, lookup.
 import { buildNextLink } from '../links.js';
-import {
-  effectiveLimit,
-  effectiveOrder,
-  isValidLimit,
-  isValidOrder,
-  parseQuery,
-  validateQuery,
-  type Filter,
-} from '../params.js';
+import { effectiveLimit, effectiveOrder, isValidLimit, isValidOrder, type Filter } from '../params.js';
 import { errorResponse, pageResponse, type RouteResponse } from '../response.js';
 import type { Route, RouteRequest } from '../server.js';
+import { firstPass } from './first-pass.js';
 import { serializeJson } from '../json.js';
 
 const VALIDATORS: ReadonlyMap<string, (filter: Filter) => boolean> = new Map([
@@ -39,12 +32,9 @@ export const actionsRoute: Route = {
 
 function listActions(request: RouteRequest): RouteResponse {
   const { config, store } = request;
-  const params = parseQuery(request.rawQuery);
-  const pass = validateQuery(params, {
-    validators: VALIDATORS,
-    maxRepeated: config.maxRepeatedQueryParameters,
-  });
-  if (!pass.ok) return errorResponse(400, pass.messages);
+  const pass = firstPass(request, VALIDATORS);
+  if ('status' in pass) return pass;
+  const { params } = pass;
   const indexFilters = pass.filters.filter((f) => f.key === 'index');
   if (indexFilters.some((f) => f.op === 'ne')) return errorResponse(400, ['Invalid parameter: index']);
 

@@ -8,12 +8,11 @@ import {
   isValidLimit,
   isValidOrder,
   isValidTimestamp,
-  parseQuery,
-  validateQuery,
   type Filter,
 } from '../params.js';
 import { errorResponse, pageResponse, type RouteResponse } from '../response.js';
 import type { Route, RouteRequest } from '../server.js';
+import { firstPass } from './first-pass.js';
 import { serializeJson } from '../json.js';
 import type { SimReward } from '../store.js';
 
@@ -34,12 +33,9 @@ function listRewards(request: RouteRequest): RouteResponse {
   const { config, store } = request;
   const resolved = resolveAccount(request);
   if (typeof resolved !== 'bigint') return resolved;
-  const params = parseQuery(request.rawQuery);
-  const pass = validateQuery(params, {
-    validators: VALIDATORS,
-    maxRepeated: config.maxRepeatedQueryParameters,
-  });
-  if (!pass.ok) return errorResponse(400, pass.messages);
+  const pass = firstPass(request, VALIDATORS);
+  if ('status' in pass) return pass;
+  const { params } = pass;
   const timestamps = pass.filters.filter((f) => f.key === 'timestamp');
   if (timestamps.some((f) => f.op === 'ne')) {
     return errorResponse(400, ['Not equals (ne) operator is not supported for timestamp']);

@@ -9,12 +9,11 @@ import {
   isValidLimit,
   isValidOrder,
   isValidTimestamp,
-  parseQuery,
-  validateQuery,
   type Filter,
 } from '../params.js';
 import { bufferPageResponse, errorResponse, type RouteResponse } from '../response.js';
 import type { Route, RouteRequest } from '../server.js';
+import { firstPass } from './first-pass.js';
 import { buildTransactionsQuery } from './transactions-query.js';
 
 const VALIDATORS: ReadonlyMap<string, (filter: Filter) => boolean> = new Map([
@@ -42,12 +41,9 @@ export const transactionsRoute: Route = {
 
 function listTransactions(request: RouteRequest): RouteResponse {
   const { config, store } = request;
-  const params = parseQuery(request.rawQuery);
-  const pass = validateQuery(params, {
-    validators: VALIDATORS,
-    maxRepeated: config.maxRepeatedQueryParameters,
-  });
-  if (!pass.ok) return errorResponse(400, pass.messages);
+  const pass = firstPass(request, VALIDATORS);
+  if ('status' in pass) return pass;
+  const { params } = pass;
   const outOfRange = pass.filters.find((f) => f.key === 'account.id' && !parseIdOrEvm(f.value).ok);
   if (outOfRange) return errorResponse(400, [`Invalid entity ID "${outOfRange.value}"`]);
 
