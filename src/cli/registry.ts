@@ -1,5 +1,10 @@
 // Every subcommand, one line each. A test checks that this list and the files in src/cli/ agree.
 import type { Command } from './command.js';
+import { backtest } from './backtest.js';
+import { check } from './check.js';
+import { demo } from './demo.js';
+import { run } from './run.js';
 import { simulate } from './simulate.js';
+import { verify } from './verify.js';
 
-export const COMMANDS: readonly Command[] = [simulate];
+export const COMMANDS: readonly Command[] = [run, check, demo, simulate, verify, backtest];

@@ -7,6 +7,7 @@ import { LedgerConfig } from './sections/ledger.js';
 import { LogConfig } from './sections/log.js';
 import { StateConfig } from './sections/state.js';
 import { VerificationConfig } from './sections/verification.js';
+import { DaemonConfig, SelfMonitoringConfig } from '../app/config.js';
 import { Notifiers, Routes, Silences, unknownNotifierRefs } from '../notifiers/schema.js';
 import { RulesConfig } from '../rules/config.js';
 import { AccountsConfig, TailConfig } from '../tail/config.js';
@@ -24,11 +25,22 @@ export const CONFIG_SECTIONS = {
   state: StateConfig.prefault({}),
   http: HttpConfig.prefault({}),
   log: LogConfig.prefault({}),
+  daemon: DaemonConfig.prefault({}),
+  self_monitoring: SelfMonitoringConfig.prefault({}),
 };
 
-// Notifier names are checked across sections: routes and silences must name configured notifiers.
+// Notifier names are checked across sections: routes, silences and self_monitoring must name configured ones.
 export const Config = z.strictObject(CONFIG_SECTIONS).superRefine((config, ctx) => {
   for (const issue of unknownNotifierRefs(config.notifiers, config.routes, config.silences))
     ctx.addIssue({ code: 'custom', ...issue });
+  const known = Object.keys(config.notifiers);
+  config.self_monitoring.notify.forEach((name, i) => {
+    if (!known.includes(name))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['self_monitoring', 'notify', i],
+        message: `unknown notifier "${name}"; configured notifiers: ${known.sort().join(', ') || 'none configured'}`,
+      });
+  });
 });
 export type Config = z.output<typeof Config>;

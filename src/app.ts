@@ -1,0 +1,157 @@
+// The composition root (STYLE.md layout): builds the logger, metrics, state store, outbox and HTTP server once,
+// and a runtime (clients, notifiers, delivery worker, tailer, timers) per configuration. start() begins polling,
+// reload() swaps the runtime for a new config and rule set, stop() shuts down gracefully: polling stops, the
+// outbox is flushed within the grace period, the state store is closed.
+//
+// Every state change is committed in a store transaction as it happens, so "persist state" on shutdown is
+// closing the database; a crash loses nothing that was acknowledged.
+import type { Writable } from 'node:stream';
+import { formatIssue } from './config/config-error.js';
+import { startHttpServer, type RunningHttpServer } from './observability/http-server.js';
+import type { Logger } from './observability/logger.js';
+import type { Metrics } from './observability/metrics.js';
+import type { StateStore } from './state/store.js';
+import { loadAll, type Loaded } from './app/load-all.js';
+import { readinessChecks } from './app/readiness.js';
+import { watchForReload, type ReloadWatcher } from './app/reload-watcher.js';
+import { buildChannels, startRuntime, type Runtime } from './app/runtime.js';
+import { buildShared } from './app/shared.js';
+
+export interface AppOptions {
+  readonly loaded: Loaded;
+  /** Where the logs go (JSON lines). */
+  readonly logDestination: Writable;
+  /** Where the console notifier prints. */
+  readonly stdout: Writable;
+  /** The config file, for reloads from disk (SIGHUP, file watch). */
+  readonly configPath?: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Overrides log.level (the demo keeps the terminal for alerts). */
+  readonly logLevel?: string;
+  readonly clock?: () => number;
+  readonly random?: () => number;
+}
+
+export interface App {
+  readonly log: Logger;
+  readonly metrics: Metrics;
+  readonly store: StateStore;
+  /** The HTTP server's URL once started (/metrics, /healthz, /readyz). */
+  httpUrl(): string | undefined;
+  /** Settles when the first poll has read a page from the query service. */
+  firstPoll(): Promise<void>;
+  start(): Promise<void>;
+  /** Replaces config and rules; throws (keeping the old ones running) when the new notifiers cannot be built. */
+  reload(loaded: Loaded): Promise<void>;
+  /** Re-reads the config file and its rules; an invalid one is logged issue by issue and not applied. */
+  reloadFromDisk(): Promise<boolean>;
+  stop(options?: { readonly graceMs?: number }): Promise<void>;
+}
+
+// One closure on purpose (longer than 60 lines): start, reload and stop share the runtime, the HTTP server and the
+// file watcher, and each method is a few steps over them.
+export function createApp(options: AppOptions): App {
+  let loaded = options.loaded;
+  const { shared, secrets } = buildShared(options);
+  const { log, metrics, store, clock } = shared;
+  let runtime: Runtime | undefined;
+  let http: RunningHttpServer | undefined;
+  let watcher: ReloadWatcher | undefined;
+  let open = true;
+  let reloading = Promise.resolve(true);
+
+  function markLoaded(ok: boolean): void {
+    metrics.configReloadSuccess.set(ok ? 1 : 0);
+    if (ok) metrics.configReloadTime.set(Math.floor(clock() / 1000));
+  }
+
+  function watch(): void {
+    watcher?.close();
+    watcher = undefined;
+    if (!options.configPath || !loaded.config.daemon.watch_files) return;
+    const paths = [options.configPath, ...loaded.rulePaths];
+    watcher = watchForReload({ paths, onChange: () => void app.reloadFromDisk(), log });
+  }
+
+  async function reloadNow(): Promise<boolean> {
+    const result = loadAll(options.configPath ?? '', { env: options.env ?? {} });
+    if (!result.ok) {
+      for (const issue of result.issues) log.error({ issue: formatIssue(issue) }, 'config reload rejected');
+      markLoaded(false);
+      return false;
+    }
+    try {
+      await app.reload(result.loaded);
+      return true;
+    } catch (err) {
+      log.error({ err }, 'config reload rejected');
+      markLoaded(false);
+      return false;
+    }
+  }
+
+  const app: App = {
+    log,
+    metrics,
+    store,
+    httpUrl: () => http?.url,
+    firstPoll: () => shared.health.firstPoll,
+    async start() {
+      const { http: listen, self_monitoring } = loaded.config;
+      const readiness = () =>
+        readinessChecks({
+          configLoaded: () => true,
+          stateOpen: () => open,
+          health: () => shared.health,
+          boundMs: () => self_monitoring.query_service_down_after,
+          clock,
+        });
+      http = await startHttpServer({
+        host: listen.host,
+        port: listen.port,
+        registry: metrics.registry,
+        readiness,
+      });
+      runtime = startRuntime(shared, loaded, buildChannels(shared, loaded));
+      markLoaded(true);
+      watch();
+      log.info(
+        { accounts: loaded.accounts.length, rules: loaded.ruleSet.rules.length, http: http.url },
+        'started',
+      );
+    },
+    async reload(next) {
+      const channels = buildChannels(shared, next);
+      if (
+        next.config.state.dir !== loaded.config.state.dir ||
+        next.config.http.port !== loaded.config.http.port
+      )
+        log.warn('state.dir and http changes take effect on restart only');
+      await runtime?.stop();
+      loaded = next;
+      secrets.set(next.config);
+      log.level = options.logLevel ?? next.config.log.level;
+      shared.engines.replace(next.ruleSet);
+      runtime = startRuntime(shared, next, channels);
+      markLoaded(true);
+      watch();
+      log.info({ accounts: next.accounts.length, rules: next.ruleSet.rules.length }, 'config reloaded');
+    },
+    reloadFromDisk() {
+      // One reload at a time: a burst of file events or signals queues behind the one running.
+      reloading = reloading.then(reloadNow, reloadNow);
+      return reloading;
+    },
+    async stop(stopOptions = {}) {
+      watcher?.close();
+      await reloading.catch(() => undefined);
+      await runtime?.stop(stopOptions.graceMs ?? loaded.config.daemon.shutdown_grace);
+      runtime = undefined;
+      await http?.close();
+      if (open) store.close();
+      open = false;
+      log.info('stopped');
+    },
+  };
+  return app;
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { Alert } from '../../rules/alert.js';
+import { alertLine, progressBar, summarize, summaryTable } from './report.js';
+import { parseTimeArg } from './parse-time.js';
+
+function alert(ruleId: string, status: Alert['status'], account = '0.0.1'): Alert {
+  return {
+    key: `${ruleId}|${account}`,
+    id: `${ruleId}|${account}|${status}`,
+    ruleId,
+    severity: 'warning',
+    status,
+    summary: 'line one\nFAKE line',
+    description: '',
+    labels: {},
+    account: { id: account, name: `acct-${account}`, labels: {} },
+    startsAt: '2023-11-14T22:13:20.000Z',
+    records: [{ kind: 'transaction', consensusTimestamp: '1700000000.123456789' }],
+    matchCount: 1,
+    notify: [],
+    annotations: {},
+  };
+}
+
+describe('backtest report', () => {
+  it('prints one line per alert at the record time, with control characters neutralised', () => {
+    const line = alertLine(alert('large-debit', 'firing'));
+
+    expect(line).toBe(
+      '2023-11-14T22:13:20.123456789Z WARNING  firing   large-debit acct-0.0.1 (0.0.1): line one?FAKE line',
+    );
+  });
+
+  it('counts per rule, every rule listed', () => {
+    const alerts = [alert('a', 'firing'), alert('a', 'firing', '0.0.2'), alert('a', 'resolved')];
+
+    const table = summaryTable(summarize(alerts, ['a', 'b']));
+
+    expect(table.split('\n')).toEqual([
+      'rule  firing  resolved  accounts',
+      '----  ------  --------  --------',
+      'a          2         1         2',
+      'b          0         0         0',
+    ]);
+  });
+
+  it.each([
+    [0, '[----------]   0% 0 transactions, 0 alerts'],
+    [0.5, '[#####-----]  50% 10 transactions, 1 alerts'],
+    [1.7, '[##########] 100% 10 transactions, 1 alerts'],
+  ])('draws the progress bar at %s', (done, expected) => {
+    const bar = progressBar(done, done === 0 ? 0 : 10, done === 0 ? 0 : 1, 10);
+
+    expect(bar).toBe(expected);
+  });
+
+  it.each([
+    ['1700000000.5', 1_700_000_000_500_000_000n],
+    ['1700000000', 1_700_000_000_000_000_000n],
+    ['2023-11-14T22:13:20Z', 1_700_000_000_000_000_000n],
+    ['2023-11-14', 1_699_920_000_000_000_000n],
+    ['yesterday', undefined],
+    ['2023-13-45T99:00:00Z', undefined],
+  ])('parses the time %s', (text, expected) => {
+    const ns = parseTimeArg(text);
+
+    expect(ns).toBe(expected);
+  });
+});

@@ -1,0 +1,5 @@
+/** Resolves when the signal aborts (at once if it already has). */
+export function waitForAbort(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}

@@ -1,0 +1,40 @@
+// The current rule engine, restored from the rule state repository. A reload swaps it; a failed transaction
+// marks it dirty, because its in-memory state may have moved while the database rolled back: the next user
+// outside a transaction gets a fresh engine restored from what was committed.
+import { createEngine, type Engine } from '../rules/engine.js';
+import type { RuleSet } from '../rules/compile.js';
+import type { RuleStateRepo } from '../rules/state-repo.js';
+
+export interface EngineHolder {
+  /** The engine to use; call outside a transaction (it may restore from the database). */
+  current(): Engine;
+  /** The engine as is, for code inside a transaction; throws when it must be restored first. */
+  committed(): Engine;
+  replace(ruleSet: RuleSet): void;
+  invalidate(): void;
+  ruleSet(): RuleSet;
+}
+
+export function createEngineHolder(ruleSet: RuleSet, repo: RuleStateRepo): EngineHolder {
+  let rules = ruleSet;
+  let engine: Engine | undefined;
+  return {
+    current() {
+      engine ??= createEngine(rules, repo.load());
+      return engine;
+    },
+    committed() {
+      if (!engine)
+        throw new Error('rule engine state was reset after a failed transaction; the page is replayed');
+      return engine;
+    },
+    replace(next) {
+      rules = next;
+      engine = undefined;
+    },
+    invalidate() {
+      engine = undefined;
+    },
+    ruleSet: () => rules,
+  };
+}

@@ -1,0 +1,117 @@
+// The pipeline step on a real (in-memory) state store: evaluation, alert state, routing and the outbox in the
+// tailer's transaction; enrichment only where a rule needs it; a reload between prepare and apply replays.
+import { describe, expect, it } from 'vitest';
+import { createCallTraces } from '../enrich/call-trace.js';
+import { createContractVerification } from '../enrich/verification.js';
+import { LedgerHttpError } from '../ledger/errors.js';
+import type { ContractAction } from '../ledger/schema.js';
+import { createOutbox } from '../notifiers/outbox.js';
+import { createMetrics } from '../observability/metrics.js';
+import { createRuleStateRepo } from '../rules/state-repo.js';
+import { openStateStore } from '../state/store.js';
+import type { TailRecord } from '../tail/record-handler.js';
+import { HBAR, WATCHED, action, transfer, tx } from '../../test/fixtures/rules/records.js';
+import { ruleSetFrom } from '../../test/fixtures/rules/rule-set.js';
+import { createEngineHolder } from './engine-holder.js';
+import { createPipelineHandler } from './pipeline.js';
+
+const RULES = `rules:
+  - id: large-debit
+    when: { debit: '1000 hbar' }
+    summary: big
+    notify: [ops]
+  - id: deep-call
+    when: { type: [CONTRACTCALL], call_depth: 5 }
+    summary: deep
+    notify: [ops]
+`;
+
+function setup(actions: (id: string) => readonly ContractAction[] | Error = () => []) {
+  const store = openStateStore({ dir: ':memory:' });
+  const repo = createRuleStateRepo(store);
+  const outbox = createOutbox(store, () => 1_700_000_000_000);
+  const engines = createEngineHolder(ruleSetFrom(RULES), repo);
+  const fetched: string[] = [];
+  const traces = createCallTraces({
+    listActions: (id) => {
+      fetched.push(id);
+      const result = actions(id);
+      return (async function* () {
+        if (result instanceof Error) throw result;
+        yield { records: result };
+      })();
+    },
+  });
+  const handler = createPipelineHandler({
+    engines,
+    repo,
+    traces,
+    verification: createContractVerification({ verify: undefined }),
+    outbox,
+    routes: () => [{ match: { severity: ['warning'] }, notify: ['pager'] }],
+    metrics: createMetrics(),
+  });
+  const applyInTransaction = (prepared: Parameters<typeof handler.apply>[0]) =>
+    store.transaction(() => handler.apply(prepared));
+  return { store, repo, outbox, engines, handler, fetched, applyInTransaction };
+}
+
+const item = (record: TailRecord['record']): TailRecord =>
+  ({ source: 'transactions', record, account: WATCHED }) as TailRecord;
+const signal = new AbortController().signal;
+
+describe('pipeline handler', () => {
+  it('enqueues an alert for the rule and the routes, and saves its state, in one apply', async () => {
+    const p = setup();
+    const prepared = await p.handler.prepare([item(transfer(WATCHED.id, '0.0.9', 2_000n * HBAR))], signal);
+
+    p.applyInTransaction(prepared);
+
+    expect([...p.outbox.depth()].sort()).toEqual([
+      ['ops', 1],
+      ['pager', 1],
+    ]);
+    expect(p.repo.load().groups.map((g) => g.ruleId)).toEqual(['large-debit']);
+  });
+
+  it('fetches a call trace only for records a trace rule would otherwise match', async () => {
+    const p = setup(() => [action({ call_depth: 6 })]);
+
+    const prepared = await p.handler.prepare(
+      [
+        item(tx({ name: 'CRYPTOTRANSFER' })),
+        item(tx({ name: 'CONTRACTCALL', consensus_timestamp: '1700000001.000000000' })),
+      ],
+      signal,
+    );
+    p.applyInTransaction(prepared);
+
+    expect(p.fetched).toHaveLength(1);
+    expect(p.repo.load().groups.map((g) => g.ruleId)).toEqual(['deep-call']);
+  });
+
+  it('treats a 404 from the actions endpoint as no trace, and fails the page on other errors', async () => {
+    const missing = setup(() => new LedgerHttpError(404, ['Not found'], '/actions'));
+    const broken = setup(() => new LedgerHttpError(400, ['Bad'], '/actions'));
+    const call = [item(tx({ name: 'CONTRACTCALL' }))];
+
+    const prepared = await missing.handler.prepare(call, signal);
+    const failed = broken.handler.prepare(call, signal);
+
+    expect(prepared.events[0]?.traces).toEqual([]);
+    await expect(failed).rejects.toThrow(LedgerHttpError);
+  });
+
+  it('rolls the page back when the rules were reloaded between prepare and apply', async () => {
+    const p = setup();
+    const prepared = await p.handler.prepare([item(transfer(WATCHED.id, '0.0.9', 2_000n * HBAR))], signal);
+    p.engines.replace(ruleSetFrom(RULES));
+    p.engines.current();
+
+    const apply = () => p.applyInTransaction(prepared);
+
+    expect(apply).toThrow('rules were reloaded during the page');
+    expect(p.outbox.depth().size).toBe(0);
+    expect(p.repo.load().groups).toEqual([]);
+  });
+});

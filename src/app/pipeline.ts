@@ -1,0 +1,86 @@
+// The daemon's RecordHandler: the pipeline step of docs/architecture.md. prepare() does the I/O a rule asks for
+// (call traces, contract verification) and writes nothing; apply() runs inside the tailer's transaction:
+// evaluate → alert state saved → routed → enqueued in the outbox. If rules were reloaded between the two, the
+// page is rolled back and replayed, so it is never evaluated half by old rules and half by new ones.
+import type { CallTraces } from '../enrich/call-trace.js';
+import { actionsIdFor } from '../enrich/call-trace.js';
+import type { ContractVerification } from '../enrich/verification.js';
+import { LedgerHttpError } from '../ledger/errors.js';
+import type { ContractAction, Transaction } from '../ledger/schema.js';
+import type { Engine, EngineEvent } from '../rules/engine.js';
+import type { RuleStateRepo } from '../rules/state-repo.js';
+import type { RecordHandler, TailRecord } from '../tail/record-handler.js';
+import { emitAlerts, type EmitDeps } from './emit-alerts.js';
+import type { EngineHolder } from './engine-holder.js';
+
+export interface PipelineDeps extends EmitDeps {
+  readonly engines: EngineHolder;
+  readonly repo: RuleStateRepo;
+  readonly traces: CallTraces;
+  readonly verification: ContractVerification;
+  /** Called after apply() enqueued alerts (the delivery worker's poke). */
+  readonly onAlerts?: () => void;
+}
+
+export interface Prepared {
+  readonly engine: Engine;
+  readonly events: readonly EngineEvent[];
+}
+
+export function createPipelineHandler(deps: PipelineDeps): RecordHandler<Prepared> {
+  return {
+    async prepare(batch, signal) {
+      const engine = deps.engines.current();
+      const events: EngineEvent[] = [];
+      for (const item of batch) {
+        signal.throwIfAborted();
+        events.push(await enrichEvent(engine, item, deps));
+      }
+      return { engine, events };
+    },
+    apply(prepared) {
+      const engine = deps.engines.committed();
+      if (engine !== prepared.engine) throw new Error('rules were reloaded during the page; it is replayed');
+      try {
+        for (const event of prepared.events) {
+          const evaluation = engine.evaluate(event);
+          if (evaluation.needsTrace || evaluation.needsVerification)
+            throw new Error('a rule still needs enrichment after prepare; the page is replayed');
+          emitAlerts(deps, evaluation.alerts);
+        }
+        deps.repo.apply(engine.takeChanges());
+      } catch (err) {
+        deps.engines.invalidate();
+        throw err;
+      }
+      deps.onAlerts?.();
+    },
+  };
+}
+
+/** The engine event for one record, with the traces and annotations its rules need (and only those). */
+export async function enrichEvent(
+  engine: Engine,
+  item: TailRecord,
+  deps: Pick<PipelineDeps, 'traces' | 'verification'>,
+): Promise<EngineEvent> {
+  let event: EngineEvent = { source: item.source, record: item.record, account: item.account };
+  if (item.source !== 'transactions') return event;
+  const tx: Transaction = item.record;
+  if (engine.needs(event).trace) {
+    event = { ...event, traces: await actionsOf(tx, deps.traces) };
+  }
+  if (engine.needs(event).verification)
+    event = { ...event, annotations: await deps.verification.annotate(tx) };
+  return event;
+}
+
+/** A transaction the actions endpoint does not know (404) has no trace; anything else fails the poll (retried). */
+async function actionsOf(tx: Transaction, traces: CallTraces): Promise<readonly ContractAction[]> {
+  try {
+    return (await traces.get(actionsIdFor(tx))).actions;
+  } catch (err) {
+    if (err instanceof LedgerHttpError && err.status === 404) return [];
+    throw err;
+  }
+}

@@ -1,0 +1,150 @@
+// Everything a config and a rule set decide: clients, notifiers, the delivery worker, the tailer, the tick and
+// self-monitoring timers. A reload stops one runtime and starts the next; the state store, the outbox, the
+// metrics, the logger and the HTTP server outlive it (app.ts).
+import type { Writable } from 'node:stream';
+import type { Logger } from 'pino';
+import { createCallTraces } from '../enrich/call-trace.js';
+import { createContractVerification } from '../enrich/verification.js';
+import { createChannels, type Channel } from '../notifiers/channels.js';
+import type { DeliveryWorker } from '../notifiers/delivery-worker.js';
+import type { Outbox } from '../notifiers/outbox.js';
+import type { Route } from '../notifiers/schema.js';
+import type { LedgerClient } from '../ledger/client.js';
+import type { RecordHandler } from '../tail/record-handler.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { Alert } from '../rules/alert.js';
+import type { RuleStateRepo } from '../rules/state-repo.js';
+import type { StateStore } from '../state/store.js';
+import { clientTailSource } from '../tail/client-source.js';
+import { createTailer } from '../tail/tailer.js';
+import { ledgerClientFor, verifyClientFor } from './clients.js';
+import { startDelivery } from './delivery.js';
+import { emitAlerts } from './emit-alerts.js';
+import type { EngineHolder } from './engine-holder.js';
+import type { Loaded } from './load-all.js';
+import { createPipelineHandler } from './pipeline.js';
+import { createSelfMonitor, type SelfMonitorState } from './self-monitor.js';
+import { runTailLoop, type TailHealth } from './tail-loop.js';
+import { verifyFor } from './verify-adapter.js';
+
+/** What outlives a reload. */
+export interface Shared {
+  readonly log: Logger;
+  readonly metrics: Metrics;
+  readonly store: StateStore;
+  readonly repo: RuleStateRepo;
+  readonly outbox: Outbox;
+  readonly engines: EngineHolder;
+  readonly health: TailHealth;
+  readonly stdout: Writable;
+  readonly clock: () => number;
+  readonly random: () => number;
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly startedAt: number;
+  readonly selfMonitor: SelfMonitorState;
+}
+
+export interface Runtime {
+  readonly worker: DeliveryWorker;
+  /** Stops polling and timers; with graceMs, sends what is pending for at most that long first. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Builds the notifiers first: a notifier that cannot be created fails here, before anything is replaced. */
+export function buildChannels(shared: Shared, loaded: Loaded): Map<string, Channel> {
+  const { clock: now, sleep, log: logger, stdout } = shared;
+  return createChannels(loaded.config.notifiers, { now, sleep, logger, stdout });
+}
+
+export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<string, Channel>): Runtime {
+  const { config } = loaded;
+  const { log, metrics, store, outbox } = shared;
+  const routes = () => config.routes;
+  const client = ledgerClientFor(config, log, metrics);
+  const verifyClient = verifyClientFor(config, log, metrics);
+  const { clock: now, sleep, random } = shared;
+  const silences = config.silences;
+  const delivery = startDelivery({ outbox, channels, silences, now, sleep, random, logger: log, metrics });
+  const worker = delivery.worker;
+  const handler = createPipelineHandler({
+    engines: shared.engines,
+    repo: shared.repo,
+    traces: createCallTraces({ listActions: (id) => client.listActions(id, { order: 'asc', limit: 100 }) }),
+    verification: createContractVerification({ verify: verifyFor(verifyClient, config) }),
+    outbox,
+    routes,
+    metrics,
+    onAlerts: () => worker.poke(),
+  });
+  const controller = new AbortController();
+  const tailLoop = startTailLoop(shared, loaded, client, handler, controller.signal);
+  const tick = setInterval(() => tickEngine(shared, routes, worker), config.daemon.tick_interval);
+  const emit = (alerts: readonly Alert[]) => {
+    store.transaction(() => emitAlerts({ outbox, routes, metrics }, alerts));
+    worker.poke();
+  };
+  const checks = startSelfMonitoring(shared, loaded, emit);
+  return {
+    worker,
+    async stop(graceMs) {
+      controller.abort();
+      clearInterval(tick);
+      if (checks) clearInterval(checks);
+      await tailLoop;
+      await delivery.stop(graceMs);
+      await client.close();
+      await verifyClient?.close();
+    },
+  };
+}
+
+function startTailLoop(
+  shared: Shared,
+  loaded: Loaded,
+  client: LedgerClient,
+  handler: RecordHandler<unknown>,
+  signal: AbortSignal,
+): Promise<void> {
+  const { store, metrics, log, clock, random, sleep } = shared;
+  const { tail } = loaded.config;
+  const source = clientTailSource(client);
+  const accounts = loaded.accounts;
+  // Staleness series for the 50 stalest streams: what self-monitoring sees (see the report for the API wish).
+  const options = { store, source, handler, accounts, config: tail, metrics, logger: log, clock, random };
+  const tailer = createTailer({ ...options, stalenessTop: 50 });
+  const loop = { tailer, health: shared.health, pollIntervalMs: tail.poll_interval, jitter: tail.jitter };
+  return runTailLoop({ ...loop, clock, random, sleep, log: log.child({ component: 'tail-loop' }) }, signal);
+}
+
+function startSelfMonitoring(
+  shared: Shared,
+  loaded: Loaded,
+  emit: (alerts: readonly Alert[]) => void,
+): NodeJS.Timeout | undefined {
+  const { config, accounts } = loaded;
+  const { health, metrics, clock, startedAt, log, selfMonitor: state } = shared;
+  if (!config.self_monitoring.enabled) return undefined;
+  const monitor = createSelfMonitor({
+    ...{ config: config.self_monitoring, health, accounts, metrics, clock, startedAt, emit, state },
+    log: log.child({ component: 'self-monitoring' }),
+  });
+  const check = () =>
+    void monitor.check().catch((err: unknown) => log.error({ err }, 'self-monitoring check failed'));
+  return setInterval(check, config.self_monitoring.check_interval);
+}
+
+/** Time-based windows (absence) in their own transaction: alert state and outbox together. */
+function tickEngine(shared: Shared, routes: () => readonly Route[], worker: DeliveryWorker): void {
+  const { store, repo, outbox, metrics, engines, log } = shared;
+  try {
+    const engine = engines.current();
+    store.transaction(() => {
+      emitAlerts({ outbox, routes, metrics }, engine.tick(shared.clock()));
+      repo.apply(engine.takeChanges());
+    });
+    worker.poke();
+  } catch (err) {
+    engines.invalidate();
+    log.error({ err }, 'rule tick failed');
+  }
+}

@@ -1,0 +1,66 @@
+// What outlives a reload, built once per process: the logger (scrubbing the config's secrets from every line,
+// the current config's after a reload), the metrics, the state store and what lives in it.
+import { randomUUID } from 'node:crypto';
+import type { Writable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { DestinationStream } from 'pino';
+import { Config } from '../config/schema.js';
+import { collectSecrets } from '../config/secret.js';
+import { createOutbox } from '../notifiers/outbox.js';
+import { createLogger, redactSecrets } from '../observability/logger.js';
+import { createMetrics } from '../observability/metrics.js';
+import { createRuleStateRepo } from '../rules/state-repo.js';
+import { openStateStore } from '../state/store.js';
+import { VERSION } from '../version.js';
+import { createEngineHolder } from './engine-holder.js';
+import type { Loaded } from './load-all.js';
+import type { Shared } from './runtime.js';
+import { createSelfMonitorState } from './self-monitor.js';
+import { createTailHealth } from './tail-loop.js';
+
+export interface SharedOptions {
+  readonly loaded: Loaded;
+  readonly logDestination: Writable;
+  readonly stdout: Writable;
+  readonly logLevel?: string;
+  readonly clock?: () => number;
+  readonly random?: () => number;
+}
+
+export interface Secrets {
+  /** Scrubs the secrets of this config from now on. */
+  set(config: Config): void;
+}
+
+export function buildShared(options: SharedOptions): { shared: Shared; secrets: Secrets } {
+  const { config, ruleSet } = options.loaded;
+  let values = collectSecrets(Config, config);
+  const destination: DestinationStream = {
+    write: (line: string) => void options.logDestination.write(redactSecrets(line, values)),
+  };
+  // A secret that never occurs keeps createLogger's hooks defined: pino throws on `hooks: undefined` (see report).
+  const log = createLogger({
+    level: options.logLevel ?? config.log.level,
+    destination,
+    secrets: [randomUUID()],
+  });
+  const clock = options.clock ?? Date.now;
+  const store = openStateStore({ dir: config.state.dir });
+  const repo = createRuleStateRepo(store);
+  const shared: Shared = {
+    log,
+    metrics: createMetrics({ processMetrics: true, version: VERSION }),
+    store,
+    repo,
+    outbox: createOutbox(store, clock),
+    engines: createEngineHolder(ruleSet, repo),
+    health: createTailHealth(),
+    stdout: options.stdout,
+    clock,
+    random: options.random ?? Math.random,
+    sleep: (ms, signal) => delay(ms, undefined, { signal }),
+    startedAt: clock(),
+    selfMonitor: createSelfMonitorState(),
+  };
+  return { shared, secrets: { set: (next) => (values = collectSecrets(Config, next)) } };
+}

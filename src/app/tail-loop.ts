@@ -1,0 +1,65 @@
+// Runs the tailer round after round (like Tailer.run) but keeps each round's report: readiness ("first poll
+// done", "query service reachable") and the self-monitoring alerts are derived from it.
+import type { Logger } from 'pino';
+import type { Tailer } from '../tail/tailer.js';
+
+export interface TailHealth {
+  /** When a round first read a page (ms since epoch). */
+  firstPollAt: number | undefined;
+  /** When a round last read a page: the query service answered. */
+  lastReachableAt: number | undefined;
+  /** Rounds in a row in which every request failed. */
+  failedRounds: number;
+  /** Settles when a round first read a page. */
+  readonly firstPoll: Promise<void>;
+  markPolled(at: number): void;
+}
+
+export function createTailHealth(): TailHealth {
+  let resolve = () => undefined as void;
+  const firstPoll = new Promise<void>((r) => (resolve = r));
+  return {
+    firstPollAt: undefined,
+    lastReachableAt: undefined,
+    failedRounds: 0,
+    firstPoll,
+    markPolled(at) {
+      this.firstPollAt ??= at;
+      this.lastReachableAt = at;
+      this.failedRounds = 0;
+      resolve();
+    },
+  };
+}
+
+export interface TailLoopOptions {
+  readonly tailer: Tailer;
+  readonly health: TailHealth;
+  readonly pollIntervalMs: number;
+  /** Fraction of the interval added or removed at random (tail.jitter). */
+  readonly jitter: number;
+  readonly clock: () => number;
+  readonly random: () => number;
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly log: Logger;
+}
+
+/** Resolves when the signal aborts (after the round in flight has stopped). */
+export async function runTailLoop(options: TailLoopOptions, signal: AbortSignal): Promise<void> {
+  const { health, clock } = options;
+  while (!signal.aborted) {
+    const started = clock();
+    try {
+      const report = await options.tailer.round(signal);
+      if (report.pages > 0) health.markPolled(clock());
+      else if (report.failed > 0) health.failedRounds += 1;
+    } catch (err) {
+      if (signal.aborted) break;
+      health.failedRounds += 1;
+      options.log.warn({ err }, 'tail round failed');
+    }
+    const interval = options.pollIntervalMs * (1 + options.jitter * (2 * options.random() - 1));
+    const wait = interval - (clock() - started);
+    if (wait > 0) await options.sleep(wait, signal).catch(() => undefined);
+  }
+}

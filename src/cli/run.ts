@@ -1,0 +1,71 @@
+// `ledger-sentinel run --config <file>`: the daemon. Reloads on SIGHUP (when main.ts passes hangups) and on
+// changes to the config or rule files; stops gracefully when ctx.signal fires (SIGTERM/SIGINT).
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createApp } from '../app.js';
+import { loadAll } from '../app/load-all.js';
+import { printIssues } from '../app/cli/print-issues.js';
+import { waitForAbort } from '../app/cli/wait-for-abort.js';
+import type { CliContext, Command } from './command.js';
+
+export const DEFAULT_CONFIG = '/etc/ledger-sentinel/config.yaml';
+
+const USAGE = `Usage: ledger-sentinel run [--config <file>]
+
+Runs the daemon: tails the watched accounts, evaluates the rules, delivers alerts.
+
+Options:
+  --config <file>   the config file (default ${DEFAULT_CONFIG})
+
+Reloads on SIGHUP and when the config or a rule file changes; an invalid new config is logged and the old one
+kept. On SIGTERM it stops polling, sends what is pending for daemon.shutdown_grace, and exits 0.
+`;
+
+/** The CliContext, plus SIGHUP as events when the process entry provides them. */
+export interface RunContext extends CliContext {
+  readonly hangups?: EventTarget;
+}
+
+export function parseConfigArg(argv: readonly string[], cwd: string): string | Error {
+  try {
+    const { values } = parseArgs({ args: [...argv], options: { config: { type: 'string' } }, strict: true });
+    return resolve(cwd, values.config ?? DEFAULT_CONFIG);
+  } catch (err) {
+    return err as Error;
+  }
+}
+
+export const run: Command = {
+  name: 'run',
+  summary: 'run the daemon with a config file',
+  usage: USAGE,
+  async run(ctx: RunContext) {
+    const configPath = parseConfigArg(ctx.argv, ctx.cwd);
+    if (configPath instanceof Error) {
+      ctx.stderr.write(`ledger-sentinel run: ${configPath.message}. Run ledger-sentinel run --help.\n`);
+      return 2;
+    }
+    const result = loadAll(configPath, { env: ctx.env });
+    if (!result.ok) {
+      printIssues(ctx.stderr, result.issues);
+      return 1;
+    }
+    const app = createApp({
+      loaded: result.loaded,
+      configPath,
+      env: ctx.env,
+      logDestination: ctx.stdout,
+      stdout: ctx.stdout,
+    });
+    const onHangup = () => void app.reloadFromDisk();
+    ctx.hangups?.addEventListener('SIGHUP', onHangup);
+    try {
+      await app.start();
+      await waitForAbort(ctx.signal);
+    } finally {
+      ctx.hangups?.removeEventListener('SIGHUP', onHangup);
+      await app.stop();
+    }
+    return 0;
+  },
+};
