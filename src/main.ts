@@ -5,6 +5,9 @@ const controller = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => controller.abort(new Error(`received ${signal}`)));
 }
+// Without a listener SIGHUP would kill the process; with one, `run` reloads its config.
+const hangups = new EventTarget();
+process.on('SIGHUP', () => hangups.dispatchEvent(new Event('SIGHUP')));
 
 runCli({
   argv: process.argv.slice(2),
@@ -13,6 +16,7 @@ runCli({
   stderr: process.stderr,
   cwd: process.cwd(),
   signal: controller.signal,
+  hangups,
 }).then(
   (code) => {
     process.exitCode = code;

@@ -1,6 +1,5 @@
 // What outlives a reload, built once per process: the logger (scrubbing the config's secrets from every line,
 // the current config's after a reload), the metrics, the state store and what lives in it.
-import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { DestinationStream } from 'pino';
@@ -38,12 +37,7 @@ export function buildShared(options: SharedOptions): { shared: Shared; secrets: 
   const destination: DestinationStream = {
     write: (line: string) => void options.logDestination.write(redactSecrets(line, values)),
   };
-  // A secret that never occurs keeps createLogger's hooks defined: pino throws on `hooks: undefined` (see report).
-  const log = createLogger({
-    level: options.logLevel ?? config.log.level,
-    destination,
-    secrets: [randomUUID()],
-  });
+  const log = createLogger({ level: options.logLevel ?? config.log.level, destination });
   const clock = options.clock ?? Date.now;
   const store = openStateStore({ dir: config.state.dir });
   const repo = createRuleStateRepo(store);

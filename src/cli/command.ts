@@ -9,6 +9,8 @@ export interface CliContext {
   readonly cwd: string;
   /** Aborted on SIGINT/SIGTERM; long-running commands stop cleanly when it fires. */
   readonly signal: AbortSignal;
+  /** SIGHUP as events (the daemon reloads on them); absent where the caller has no such signal. */
+  readonly hangups?: EventTarget;
 }
 
 export interface Command {

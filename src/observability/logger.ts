@@ -32,7 +32,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       level: options.level ?? 'info',
       base: { service: 'ledger-sentinel' },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-      hooks: secrets.length ? { streamWrite: (line) => redactSecrets(line, secrets) } : undefined,
+      // pino rejects `hooks: undefined`, so the key is present only when there is something to scrub.
+      ...(secrets.length ? { hooks: { streamWrite: (line: string) => redactSecrets(line, secrets) } } : {}),
     },
     options.destination,
   );
