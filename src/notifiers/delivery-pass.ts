@@ -21,12 +21,22 @@ export interface PassContext {
   readonly metrics: Pick<Metrics, 'notifications' | 'deliveryLatency' | 'deadLetters' | 'outboxDepth'>;
 }
 
+/** What may end a pass early: withdrawing the claim lets the sends in flight finish, aborting does not. */
+export interface PassSignals {
+  /** Once aborted, the pass starts no further group (and a pass that has not begun does nothing). */
+  readonly claim: AbortSignal;
+  /** Aborts the sends in flight: their rows stay pending and are due again at once. */
+  readonly abort: AbortSignal;
+}
+
 /** Sends every ready group once; resolves with the number of groups attempted. */
 export async function deliveryPass(
   ctx: PassContext,
   ignoreGroupWait: boolean,
-  signal: AbortSignal,
+  signals: PassSignals,
 ): Promise<number> {
+  const claiming = () => !signals.claim.aborted && !signals.abort.aborted;
+  if (!claiming()) return 0;
   const now = ctx.now();
   const rows = ctx.outbox.due(now).filter((row) => screen(ctx, row, now));
   const groups = readyGroups(rows, now, groupWait(ctx, ignoreGroupWait));
@@ -34,7 +44,7 @@ export async function deliveryPass(
   for (const group of groups) byChannel.set(group.channel, [...(byChannel.get(group.channel) ?? []), group]);
   await Promise.all(
     [...byChannel.values()].map(async (list) => {
-      for (const group of list) if (!signal.aborted) await sendGroup(ctx, group, signal);
+      for (const group of list) if (claiming()) await sendGroup(ctx, group, signals.abort);
     }),
   );
   updateDepth(ctx);

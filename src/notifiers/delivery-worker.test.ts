@@ -1,14 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics } from '../observability/metrics.js';
 import { openStateStore } from '../state/store.js';
 import type { Channel } from './channels.js';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.js';
 import { NotifyError, type Notification, type Notifier } from './notifier.js';
 import { createOutbox } from './outbox.js';
+import { createPacers } from './pacer.js';
 import type { Silence } from './schema.js';
 import { testAlert, testAlerts } from './testing/alerts.js';
 import { testClock } from './testing/clock.js';
+import { startHoldingSink, type HoldingSink } from './testing/holding-sink.js';
 import { captureLogs } from './testing/log-capture.js';
+import { manualTimers } from './testing/manual-timers.js';
+import { webhook } from './webhook/webhook.js';
 
 /** A notifier that records what it was given and fails with the scripted errors first. */
 function recordingNotifier(name: string, failures: NotifyError[] = []) {
@@ -129,7 +133,7 @@ describe('delivery worker', () => {
 
   it('flush sends waiting groups at once; stop ends the loop', async () => {
     const ops = recordingNotifier('ops');
-    const { outbox, worker } = setup([ops.notifier], {}, 60_000);
+    const { outbox, worker } = setup([ops.notifier], { sleep: manualTimers().sleep }, 60_000);
     outbox.enqueue(testAlert(), ['ops']);
 
     await worker.flush(5000);
@@ -156,4 +160,153 @@ describe('delivery worker', () => {
 
     expect(ops.sent).toHaveLength(1);
   });
+});
+
+// Overlapping passes and shutdown, against a real HTTP receiver that holds its answers until released: the test,
+// not timing, decides which send is on the wire. Timers fire only when the test fires them.
+const GRACE_MS = 7000;
+const first = testAlert();
+const second = testAlert({
+  ruleId: 'failed-tx',
+  key: 'failed-tx/0.0.1234',
+  id: 'failed-tx/0.0.1234/firing/1',
+});
+const sinks: HoldingSink[] = [];
+afterEach(async () => {
+  await Promise.all(sinks.splice(0).map((sink) => sink.close()));
+});
+
+async function httpSetup(groupWaitMs = 0) {
+  const sink = await startHoldingSink();
+  sinks.push(sink);
+  const clock = testClock();
+  const timers = manualTimers();
+  const outbox = createOutbox(openStateStore({ dir: ':memory:' }), clock.now);
+  const { logger } = captureLogs();
+  const deps = { now: clock.now, sleep: timers.sleep, logger, stdout: process.stdout };
+  const config = webhook.config.parse({ kind: 'webhook', url: `${sink.origin}/hook`, signing_key: 'k' });
+  const notifier = webhook.create('hook', config, { ...deps, pacers: createPacers(deps) });
+  const channels = new Map<string, Channel>([['hook', { notifier, groupWaitMs, deadlineMs: 3_600_000 }]]);
+  const newWorker = () =>
+    createDeliveryWorker({ ...deps, outbox, channels, random: () => 0, metrics: createMetrics() });
+  return { sink, clock, timers, outbox, worker: newWorker(), newWorker };
+}
+
+/** The alert ids the receiver got, one entry per request that carried them. */
+function receivedIds(sink: HoldingSink): string[] {
+  return sink.bodies.flatMap((body) =>
+    (JSON.parse(body) as { alerts: { id: string }[] }).alerts.map((a) => a.id),
+  );
+}
+
+describe('delivery worker: one pass at a time, and a graceful drain', () => {
+  it('a flush during a running pass waits for it and sends each alert exactly once', async () => {
+    const { sink, outbox, worker } = await httpSetup();
+    outbox.enqueue(first, ['hook']);
+    void worker.start();
+    await sink.waitForRequests(1);
+    outbox.enqueue(second, ['hook']);
+
+    const flushed = worker.flush(GRACE_MS);
+    sink.release();
+    await flushed;
+    await worker.stop();
+
+    expect(receivedIds(sink)).toEqual([first.id, second.id]);
+    expect(outbox.status(first.id, 'hook')).toBe('sent');
+    expect(outbox.status(second.id, 'hook')).toBe('sent');
+  });
+
+  it('a flush queued behind the running pass still ends at its grace, without aborting that pass', async () => {
+    const { sink, timers, outbox, worker } = await httpSetup();
+    outbox.enqueue(first, ['hook']);
+    void worker.start();
+    await sink.waitForRequests(1);
+
+    const flushed = worker.flush(GRACE_MS);
+    await timers.waitForSleep(GRACE_MS);
+    timers.fire(GRACE_MS);
+    await flushed;
+    sink.release();
+    await worker.drain(GRACE_MS);
+
+    expect(sink.aborted()).toBe(0);
+    expect(receivedIds(sink)).toEqual([first.id]);
+    expect(outbox.status(first.id, 'hook')).toBe('sent');
+  });
+
+  it('a poke during a pass is not lost: the loop goes again without waiting for its idle timer', async () => {
+    const { sink, outbox, worker } = await httpSetup();
+    outbox.enqueue(first, ['hook']);
+    void worker.start();
+    await sink.waitForRequests(1);
+
+    outbox.enqueue(second, ['hook']);
+    worker.poke();
+    sink.release();
+    await sink.waitForRequests(2);
+    await worker.stop();
+
+    expect(receivedIds(sink)).toEqual([first.id, second.id]);
+  });
+
+  it('drain lets a send on the wire finish, and it is not sent again after a restart', async () => {
+    const { sink, outbox, worker, newWorker } = await httpSetup();
+    outbox.enqueue(first, ['hook']);
+    void worker.start();
+    await sink.waitForRequests(1);
+
+    const drained = worker.drain(GRACE_MS);
+    sink.release();
+    await drained;
+    const afterRestart = await newWorker().runOnce({ ignoreGroupWait: true });
+
+    expect(sink.aborted()).toBe(0);
+    expect(receivedIds(sink)).toEqual([first.id]);
+    expect(outbox.status(first.id, 'hook')).toBe('sent');
+    expect(afterRestart).toBe(0);
+  });
+
+  it('drain then sends what is pending, groups still waiting included', async () => {
+    const { sink, clock, outbox, worker } = await httpSetup(60_000);
+    outbox.enqueue(first, ['hook']);
+    clock.advance(60_000);
+    void worker.start();
+    await sink.waitForRequests(1);
+    outbox.enqueue(second, ['hook']);
+
+    const drained = worker.drain(GRACE_MS);
+    sink.release();
+    await drained;
+
+    expect(receivedIds(sink)).toEqual([first.id, second.id]);
+    expect(outbox.depth().get('hook')).toBeUndefined();
+  });
+
+  it.each([
+    ['a send of the loop', 0],
+    ['a send of the final flush', 60_000],
+  ])(
+    'drain past its grace aborts %s; the row stays pending and goes out after the next start',
+    async (_, wait) => {
+      const { sink, timers, outbox, worker, newWorker } = await httpSetup(wait);
+      outbox.enqueue(first, ['hook']);
+      void worker.start();
+      const drained = wait > 0 ? worker.drain(GRACE_MS) : undefined;
+      await sink.waitForRequests(1);
+
+      const draining = drained ?? worker.drain(GRACE_MS);
+      await timers.waitForSleep(GRACE_MS);
+      timers.fire(GRACE_MS);
+      await draining;
+      await sink.waitForAborts(1);
+      const statusAfterDrain = outbox.status(first.id, 'hook');
+      sink.release();
+      await newWorker().runOnce({ ignoreGroupWait: true });
+
+      expect(statusAfterDrain).toBe('pending');
+      expect(receivedIds(sink)).toEqual([first.id, first.id]);
+      expect(outbox.status(first.id, 'hook')).toBe('sent');
+    },
+  );
 });
