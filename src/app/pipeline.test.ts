@@ -32,6 +32,7 @@ function setup(actions: (id: string) => readonly ContractAction[] | Error = () =
   const outbox = createOutbox(store, () => 1_700_000_000_000);
   const engines = createEngineHolder(ruleSetFrom(RULES), repo);
   const fetched: string[] = [];
+  const metrics = createMetrics();
   const traces = createCallTraces({
     listActions: (id) => {
       fetched.push(id);
@@ -49,16 +50,32 @@ function setup(actions: (id: string) => readonly ContractAction[] | Error = () =
     verification: createContractVerification({ verify: undefined }),
     outbox,
     routes: () => [{ match: { severity: ['warning'] }, notify: ['pager'] }],
-    metrics: createMetrics(),
+    metrics,
   });
   const applyInTransaction = (prepared: Parameters<typeof handler.apply>[0]) =>
     store.transaction(() => handler.apply(prepared));
-  return { store, repo, outbox, engines, handler, fetched, applyInTransaction };
+  /** What the tailer's handOver does: apply in one transaction, then `committed` once it committed. */
+  const handOver = (prepared: Parameters<typeof handler.apply>[0]) => {
+    applyInTransaction(prepared);
+    handler.committed?.(prepared);
+  };
+  const matches = async () =>
+    Object.fromEntries((await metrics.ruleMatches.get()).values.map((v) => [v.labels.rule, v.value]));
+  return { store, repo, outbox, engines, handler, fetched, applyInTransaction, handOver, matches };
 }
 
 const item = (record: TailRecord['record']): TailRecord =>
   ({ source: 'transactions', record, account: WATCHED }) as TailRecord;
 const signal = new AbortController().signal;
+
+function catching(fn: () => void): string {
+  try {
+    fn();
+    return 'no error';
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
 
 describe('pipeline handler', () => {
   it('enqueues an alert for the rule and the routes, and saves its state, in one apply', async () => {
@@ -113,5 +130,49 @@ describe('pipeline handler', () => {
     expect(apply).toThrow('rules were reloaded during the page');
     expect(p.outbox.depth().size).toBe(0);
     expect(p.repo.load().groups).toEqual([]);
+  });
+
+  it('has a zero-valued match series for every loaded rule from the start', async () => {
+    const p = setup();
+
+    const matches = await p.matches();
+
+    expect(matches).toEqual({ 'large-debit': 0, 'deep-call': 0 });
+  });
+
+  it('counts the rules each record matched once its page committed, throttled repeats included', async () => {
+    const p = setup(() => [action({ call_depth: 6 })]);
+    const debit = (s: number) =>
+      item(
+        transfer(WATCHED.id, '0.0.9', 2_000n * HBAR, {
+          consensus_timestamp: `${1_700_000_000 + s}.000000000`,
+        }),
+      );
+    const prepared = await p.handler.prepare(
+      [debit(0), debit(1), item(tx({ name: 'CONTRACTCALL' }))],
+      signal,
+    );
+
+    p.applyInTransaction(prepared);
+    const beforeCommit = await p.matches();
+    p.handler.committed?.(prepared);
+
+    expect(beforeCommit).toEqual({ 'large-debit': 0, 'deep-call': 0 });
+    expect(await p.matches()).toEqual({ 'large-debit': 2, 'deep-call': 1 });
+    expect(p.outbox.depth().get('ops')).toBe(2);
+  });
+
+  it('does not count a page that rolled back, and counts its replay once', async () => {
+    const p = setup();
+    const page = [item(transfer(WATCHED.id, '0.0.9', 2_000n * HBAR))];
+    const stale = await p.handler.prepare(page, signal);
+    p.engines.replace(ruleSetFrom(RULES));
+    p.engines.current();
+
+    const rolledBack = catching(() => p.handOver(stale));
+    p.handOver(await p.handler.prepare(page, signal));
+
+    expect(rolledBack).toMatch('rules were reloaded during the page');
+    expect(await p.matches()).toEqual({ 'large-debit': 1, 'deep-call': 0 });
   });
 });

@@ -7,6 +7,7 @@ import { actionsIdFor } from '../enrich/call-trace.js';
 import type { ContractVerification } from '../enrich/verification.js';
 import { LedgerHttpError } from '../ledger/errors.js';
 import type { ContractAction, Transaction } from '../ledger/schema.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { Engine, EngineEvent } from '../rules/engine.js';
 import type { RuleStateRepo } from '../rules/state-repo.js';
 import type { RecordHandler, TailRecord } from '../tail/record-handler.js';
@@ -14,6 +15,7 @@ import { emitAlerts, type EmitDeps } from './emit-alerts.js';
 import type { EngineHolder } from './engine-holder.js';
 
 export interface PipelineDeps extends EmitDeps {
+  readonly metrics: Pick<Metrics, 'alerts' | 'ruleMatches'>;
   readonly engines: EngineHolder;
   readonly repo: RuleStateRepo;
   readonly traces: CallTraces;
@@ -28,6 +30,10 @@ export interface Prepared {
 }
 
 export function createPipelineHandler(deps: PipelineDeps): RecordHandler<Prepared> {
+  // Zero-valued series for every loaded rule, so rate() and absent() work before the first match.
+  for (const rule of deps.engines.ruleSet().rules) deps.metrics.ruleMatches.inc({ rule: rule.id }, 0);
+  // Matches of pages applied but not yet committed: counted once the tailer's transaction commits.
+  const matches = new WeakMap<Prepared, Map<string, number>>();
   return {
     async prepare(batch, signal) {
       const engine = deps.engines.current();
@@ -41,19 +47,26 @@ export function createPipelineHandler(deps: PipelineDeps): RecordHandler<Prepare
     apply(prepared) {
       const engine = deps.engines.committed();
       if (engine !== prepared.engine) throw new Error('rules were reloaded during the page; it is replayed');
+      const counts = new Map<string, number>();
       try {
         for (const event of prepared.events) {
           const evaluation = engine.evaluate(event);
           if (evaluation.needsTrace || evaluation.needsVerification)
             throw new Error('a rule still needs enrichment after prepare; the page is replayed');
           emitAlerts(deps, evaluation.alerts);
+          for (const rule of evaluation.matched) counts.set(rule, (counts.get(rule) ?? 0) + 1);
         }
         deps.repo.apply(engine.takeChanges());
       } catch (err) {
         deps.engines.invalidate();
         throw err;
       }
+      matches.set(prepared, counts);
       deps.onAlerts?.();
+    },
+    committed(prepared) {
+      for (const [rule, n] of matches.get(prepared) ?? []) deps.metrics.ruleMatches.inc({ rule }, n);
+      matches.delete(prepared);
     },
   };
 }

@@ -16,7 +16,7 @@ import type { Alert } from '../rules/alert.js';
 import type { RuleStateRepo } from '../rules/state-repo.js';
 import type { StateStore } from '../state/store.js';
 import { clientTailSource } from '../tail/client-source.js';
-import { createTailer } from '../tail/tailer.js';
+import { createTailer, type Tailer } from '../tail/tailer.js';
 import { ledgerClientFor, verifyClientFor } from './clients.js';
 import { startDelivery } from './delivery.js';
 import { emitAlerts } from './emit-alerts.js';
@@ -77,13 +77,14 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
     onAlerts: () => worker.poke(),
   });
   const controller = new AbortController();
-  const tailLoop = startTailLoop(shared, loaded, client, handler, controller.signal);
+  const tailer = tailerFor(shared, loaded, client, handler);
+  const tailLoop = startTailLoop(shared, loaded, tailer, controller.signal);
   const tick = setInterval(() => tickEngine(shared, routes, worker), config.daemon.tick_interval);
   const emit = (alerts: readonly Alert[]) => {
     store.transaction(() => emitAlerts({ outbox, routes, metrics }, alerts));
     worker.poke();
   };
-  const checks = startSelfMonitoring(shared, loaded, emit);
+  const checks = startSelfMonitoring(shared, loaded, tailer, emit);
   return {
     worker,
     async stop(graceMs) {
@@ -98,20 +99,33 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
   };
 }
 
-function startTailLoop(
+function tailerFor(
   shared: Shared,
   loaded: Loaded,
   client: LedgerClient,
   handler: RecordHandler<unknown>,
-  signal: AbortSignal,
-): Promise<void> {
-  const { store, metrics, log, clock, random, sleep } = shared;
-  const { tail } = loaded.config;
+): Tailer {
+  const { store, metrics, log, clock, random } = shared;
   const source = clientTailSource(client);
-  const accounts = loaded.accounts;
-  // Staleness series for the 50 stalest streams: what self-monitoring sees (see the report for the API wish).
-  const options = { store, source, handler, accounts, config: tail, metrics, logger: log, clock, random };
-  const tailer = createTailer({ ...options, stalenessTop: 50 });
+  const { accounts, config } = loaded;
+  const options = {
+    store,
+    source,
+    handler,
+    accounts,
+    config: config.tail,
+    metrics,
+    logger: log,
+    clock,
+    random,
+  };
+  // Series for the 50 stalest streams (docs/metrics.md); self-monitoring reads every stream from the tailer.
+  return createTailer({ ...options, stalenessTop: 50 });
+}
+
+function startTailLoop(shared: Shared, loaded: Loaded, tailer: Tailer, signal: AbortSignal): Promise<void> {
+  const { log, clock, random, sleep } = shared;
+  const { tail } = loaded.config;
   const loop = { tailer, health: shared.health, pollIntervalMs: tail.poll_interval, jitter: tail.jitter };
   return runTailLoop({ ...loop, clock, random, sleep, log: log.child({ component: 'tail-loop' }) }, signal);
 }
@@ -119,13 +133,25 @@ function startTailLoop(
 function startSelfMonitoring(
   shared: Shared,
   loaded: Loaded,
+  tailer: Tailer,
   emit: (alerts: readonly Alert[]) => void,
 ): NodeJS.Timeout | undefined {
   const { config, accounts } = loaded;
   const { health, metrics, clock, startedAt, log, selfMonitor: state } = shared;
   if (!config.self_monitoring.enabled) return undefined;
+  const staleness = () => tailer.streamStaleness();
   const monitor = createSelfMonitor({
-    ...{ config: config.self_monitoring, health, accounts, metrics, clock, startedAt, emit, state },
+    ...{
+      config: config.self_monitoring,
+      health,
+      accounts,
+      staleness,
+      metrics,
+      clock,
+      startedAt,
+      emit,
+      state,
+    },
     log: log.child({ component: 'self-monitoring' }),
   });
   const check = () =>

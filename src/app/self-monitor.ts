@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
 import type { Alert } from '../rules/alert.js';
+import type { StreamStaleness } from '../tail/staleness.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 import { BUILT_IN_RULES, inhibit, transitions, type Condition } from './built-in-alerts.js';
 import type { SelfMonitoringConfig } from './config.js';
@@ -12,7 +13,9 @@ export interface SelfMonitorDeps {
   readonly config: SelfMonitoringConfig;
   readonly health: TailHealth;
   readonly accounts: readonly WatchedAccount[];
-  readonly metrics: Pick<Metrics, 'staleness' | 'notifications'>;
+  /** Every watched stream's staleness (tailer.streamStaleness), not just the exported top-N series. */
+  readonly staleness: () => readonly StreamStaleness[];
+  readonly metrics: Pick<Metrics, 'notifications'>;
   readonly clock: () => number;
   readonly startedAt: number;
   /** Enqueues the alerts (in one transaction) and wakes the delivery worker. */
@@ -46,7 +49,7 @@ export function createSelfMonitor(deps: SelfMonitorDeps): SelfMonitor {
     async check() {
       const all = [
         downCondition(deps),
-        ...(await staleConditions(deps)),
+        ...staleConditions(deps),
         ...(await deliveryConditions(deps, streaks)),
       ].flat();
       const kept = inhibit(all);
@@ -79,22 +82,22 @@ function downCondition(deps: SelfMonitorDeps): Condition[] {
   ];
 }
 
-async function staleConditions(deps: SelfMonitorDeps): Promise<Condition[]> {
+function staleConditions(deps: SelfMonitorDeps): Condition[] {
   const limit = deps.config.account_stale_after / 1000;
   const byId = new Map(deps.accounts.map((a) => [a.id, a]));
-  return (await deps.metrics.staleness.get()).values
-    .filter((v) => v.value > limit)
+  return deps
+    .staleness()
+    .filter((v) => v.seconds > limit)
     .map((v) => {
-      const id = String(v.labels.account);
-      const account = byId.get(id);
-      const name = account?.name ?? id;
+      const account = byId.get(v.account);
+      const name = account?.name ?? v.account;
       return {
-        key: `${BUILT_IN_RULES.accountStale}|${id}|${String(v.labels.source)}`,
+        key: `${BUILT_IN_RULES.accountStale}|${v.account}|${v.source}`,
         ruleId: BUILT_IN_RULES.accountStale,
         severity: 'warning' as const,
-        summary: `The ${String(v.labels.source)} cursor of ${name} has not advanced`,
-        description: `No progress on ${name} (${id}) for ${Math.round(v.value)} s; alerts for it may be late.`,
-        ...(account ? { account: { id, name, labels: account.labels } } : {}),
+        summary: `The ${v.source} cursor of ${name} has not advanced`,
+        description: `No progress on ${name} (${v.account}) for ${Math.round(v.seconds)} s; alerts for it may be late.`,
+        ...(account ? { account: { id: v.account, name, labels: account.labels } } : {}),
       };
     });
 }

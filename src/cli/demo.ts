@@ -4,7 +4,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { createApp } from '../app.js';
 import { printIssues } from '../app/cli/print-issues.js';
@@ -168,8 +167,6 @@ async function runDaemon(
   let stopScenario = () => undefined as void;
   try {
     await Promise.race([app.firstPoll(), waitForAbort(signal)]);
-    // `start: now` may fall back to the wall clock (see docs/operations.md): let the first script line land after it.
-    await delay(1000, undefined, { signal }).catch(() => undefined);
     if (!signal.aborted) stopScenario = playScenario(ledger, 2500);
     await waitForAbort(signal);
   } finally {

@@ -254,8 +254,9 @@ describe('engine: enrichment on demand', () => {
     const first = engine.evaluate(call());
     const second = engine.evaluate(call([action({ call_depth: 6 })]));
 
-    expect(first).toEqual({ alerts: [], needsTrace: true, needsVerification: false });
+    expect(first).toEqual({ alerts: [], matched: [], needsTrace: true, needsVerification: false });
     expect(second.alerts.map((a) => a.ruleId)).toEqual(['deep', 'any-call']);
+    expect(second.matched).toEqual(['deep', 'any-call']);
   });
 
   it('asks for contract verification of a created contract and puts the result in the annotations', () => {
@@ -351,5 +352,34 @@ describe('engine: absence state of accounts no longer watched', () => {
     after.tick(ms(60));
 
     expect(after.takeChanges().deletes).toEqual(['no-reward{account="0.0.1001"}']);
+  });
+});
+
+describe('engine: matched rules', () => {
+  const TWO = `rules:
+  - id: failed
+    summary: s
+    when: { result: fail }
+    throttle: 10m
+  - id: failed-burst
+    summary: s
+    when: { result: fail }
+    window: { duration: 10m, count: 3 }
+  - id: big-debit
+    summary: s
+    when: { debit: '1000 hbar' }
+`;
+
+  it.each([
+    ['a failed record: both failure rules, alert or not', [failed(0)], ['failed', 'failed-burst']],
+    ['a throttled repeat still matches', [failed(0), failed(1)], ['failed', 'failed-burst']],
+    ['a large debit', [debit(0, 2_000n)], ['big-debit']],
+    ['a small debit: nothing', [debit(0, 5n)], []],
+  ])('%s', (_label, events, expected) => {
+    const engine = createEngine(ruleSetFrom(TWO));
+
+    const last = events.map((e) => engine.evaluate(e)).at(-1);
+
+    expect(last?.matched).toEqual(expected);
   });
 });

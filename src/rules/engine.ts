@@ -16,6 +16,8 @@ export interface EngineEvent extends RecordEvent {
 
 export interface Evaluation {
   readonly alerts: Alert[];
+  /** Ids of the rules whose condition the record met (alert or not: throttled, or only counted in a window). */
+  readonly matched: readonly string[];
   /** A rule depends on call traces: fetch them and evaluate again with `traces` (nothing changed). */
   readonly needsTrace: boolean;
   /** A `verify_contracts` rule matched a contract creation: verify it and evaluate again with `annotations`. */
@@ -68,10 +70,11 @@ export function createEngine(ruleSet: RuleSet, snapshot?: EngineSnapshot): Engin
     },
     evaluate(event) {
       const { facts, matched, trace, verification } = classify(event);
-      if (trace || verification) return { alerts: [], needsTrace: trace, needsVerification: verification };
+      if (trace || verification)
+        return { alerts: [], matched: [], needsTrace: trace, needsVerification: verification };
       const alerts: Alert[] = [];
       for (const rule of matched) t.onMatch(rule, facts, event.annotations, alerts);
-      return { alerts, needsTrace: false, needsVerification: false };
+      return { alerts, matched: matched.map((r) => r.id), needsTrace: false, needsVerification: false };
     },
     tick: (nowMs) => t.onTick(BigInt(Math.trunc(nowMs)) * 1_000_000n),
     snapshot: () => ({ version: 1, groups: t.groups() }),

@@ -1,12 +1,12 @@
 // Creating cursors for new streams and handing them between the two strategies. Each function is one
 // transaction, so a crash during a hand-over leaves the old arrangement intact.
 import { GLOBAL_STREAM, type AccountStream } from './streams.js';
-import type { TailState } from './tail-state.js';
+import type { Cursor, TailState } from './tail-state.js';
 
 /** Gives every stream without a cursor its start position (a resumed stream keeps its own). */
-export function ensureCursors(state: TailState, streams: readonly AccountStream[], start: bigint): void {
+export function ensureCursors(state: TailState, streams: readonly AccountStream[], start: Cursor): void {
   state.transaction(() => {
-    for (const s of streams) if (!state.cursor(s.key)) state.advance(s.key, { safe: start, read: start });
+    for (const s of streams) if (!state.cursor(s.key)) state.advance(s.key, start);
   });
 }
 

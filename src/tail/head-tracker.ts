@@ -6,6 +6,8 @@ import type { Timestamp } from '../ledger/timestamp.js';
 export class HeadTracker {
   private newest: Timestamp | undefined;
   private tpsEstimate: number | undefined;
+  /** The head probe has walked back past the last day once (probe-head.ts); not repeated every round. */
+  searchedDeep = false;
 
   get head(): Timestamp | undefined {
     return this.newest;

@@ -1,15 +1,52 @@
-// One request for the newest visible transaction: the head the per-account polls settle against, the
-// query-service lag, and a sample of the ledger's rate for the strategy choice.
-import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
+// The newest visible transaction: the head the per-account polls settle against, the query-service lag, and a
+// sample of the ledger's rate for the strategy choice.
+//
+// Under the 60-day range binding (NOTES.md 11.5, on for the public mainnet) a descending query whose range is
+// wider than 60 days only looks at the newest 60 days and, when that holds no row, answers an EMPTY page whose
+// `next` steps back another 60 days (all the way to the epoch from `gt:0`). So the first probe asks for the last
+// day first (inside the binding, one request), and only when that is empty walks back from `gt:0` through at
+// most PROBE_MAX_PAGES pages; that deep search is done once, not every round of a ledger that shows nothing.
+import { formatTimestamp, parseTimestamp, type Timestamp } from '../ledger/timestamp.js';
 import { HEAD_PRIORITY, type TailContext } from './tail-context.js';
 
-export async function probeHead(ctx: TailContext, signal: AbortSignal): Promise<void> {
+/** How far back the first, cheap look goes. */
+export const PROBE_RECENT_NS = 86_400n * 1_000_000_000n;
+/** Pages one probe follows through empty ones: under binding, 4 pages reach 240 days back. */
+export const PROBE_MAX_PAGES = 4;
+
+/**
+ * Where the first probe's cheap look begins. When a probe leaves the head unknown, the service showed no row
+ * after this point: `start: now` begins here, so every row that shows up later is read (none is lost to lag).
+ */
+export function recentFrom(nowNs: Timestamp): Timestamp {
+  return nowNs > PROBE_RECENT_NS ? nowNs - PROBE_RECENT_NS : 0n;
+}
+
+/** Resolves with the number of pages (requests) it read. */
+export async function probeHead(ctx: TailContext, signal: AbortSignal, nowNs: Timestamp): Promise<number> {
+  const before = ctx.head.head;
+  if (before !== undefined) return (await probeAfter(ctx, before, signal)).pages;
+  const recent = await probeAfter(ctx, recentFrom(nowNs), signal);
+  if (recent.found || ctx.head.searchedDeep) return recent.pages;
+  const deep = await probeAfter(ctx, 0n, signal);
+  ctx.head.searchedDeep = true;
+  return recent.pages + deep.pages;
+}
+
+/** Newest first after `after`, following `next` through empty pages until a row shows up (bounded). */
+async function probeAfter(
+  ctx: TailContext,
+  after: Timestamp,
+  signal: AbortSignal,
+): Promise<{ found: boolean; pages: number }> {
   const before = ctx.head.head;
   const pages = ctx.source.transactions(
-    { after: formatTimestamp(before ?? 0n), order: 'desc', limit: ctx.pageLimit },
+    { after: formatTimestamp(after), order: 'desc', limit: ctx.pageLimit },
     { signal, priority: HEAD_PRIORITY },
   );
+  let read = 0;
   for await (const page of pages) {
+    read += 1;
     const first = page.records[0];
     const last = page.records.at(-1);
     if (first && last) {
@@ -19,7 +56,9 @@ export async function probeHead(ctx: TailContext, signal: AbortSignal): Promise<
       if (page.records.length >= ctx.pageLimit || before === undefined)
         ctx.head.sampleRate(page.records.length, parseTimestamp(last.consensus_timestamp), newest);
       else ctx.head.sampleRate(page.records.length + 1, before, newest);
+      return { found: true, pages: read };
     }
-    break; // newest first: the first page is all we want
+    if (read >= PROBE_MAX_PAGES) break;
   }
+  return { found: false, pages: read };
 }

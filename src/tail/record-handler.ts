@@ -26,6 +26,11 @@ export interface RecordHandler<P = unknown> {
    * outbox. Only writes through the same store. Throwing rolls back the whole page, tailer state included.
    */
   apply(prepared: P): void;
+  /**
+   * Optional: called after the transaction that ran `apply(prepared)` committed (never after a rollback), for
+   * effects that must happen once per committed page, such as counters.
+   */
+  committed?(prepared: P): void;
 }
 
 /** The consensus timestamp of a record, whatever its source. */

@@ -56,6 +56,7 @@ export async function handOver(ctx: TailContext, deliveries: readonly Delivery[]
     ctx.handler.apply(prepared);
     for (const d of deliveries) ctx.state.markSeen(d.stream, d.ts);
   });
+  ctx.handler.committed?.(prepared);
   for (const d of deliveries) ctx.metrics?.records.inc({ source: d.item.source });
 }
 

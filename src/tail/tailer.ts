@@ -12,15 +12,15 @@ import { type Pushdown, TailConfig, startPosition } from './config.js';
 import { ensureCursors, startGlobal, stopGlobal } from './cursors.js';
 import { globalIndex, pollGlobal } from './global-tailer.js';
 import { HeadTracker } from './head-tracker.js';
-import { probeHead } from './probe-head.js';
+import { probeHead, recentFrom } from './probe-head.js';
 import type { RecordHandler } from './record-handler.js';
 import { runPool } from './run-pool.js';
-import { type StalenessSummary, summarizeStaleness } from './staleness.js';
+import { type StalenessSummary, type StreamStaleness, summarizeStaleness } from './staleness.js';
 import { type Strategy, chooseStrategy, estimateCosts } from './strategy.js';
 import { type AccountStream, GLOBAL_STREAM, accountStreams } from './streams.js';
 import type { TailContext, TailMetrics } from './tail-context.js';
 import type { TailSource } from './tail-source.js';
-import { TailState } from './tail-state.js';
+import { type Cursor, TailState } from './tail-state.js';
 import type { WatchedAccount } from './watched-account.js';
 
 export interface TailerOptions {
@@ -60,6 +60,8 @@ export interface Tailer {
   run(signal: AbortSignal): Promise<void>;
   strategy(): Strategy | undefined;
   staleness(): StalenessSummary;
+  /** now − read cursor of every stream, computed on each call from the in-memory cursors: O(streams). */
+  streamStaleness(): readonly StreamStaleness[];
   readonly head: HeadTracker;
 }
 
@@ -89,16 +91,24 @@ export function createTailer(options: TailerOptions): Tailer {
   let current: Strategy | undefined;
   let rounds = 0;
 
-  /** Resolves true when it probed the head already. */
-  async function start(signal: AbortSignal): Promise<boolean> {
+  /** Resolves with the pages the head probe read, or undefined when it did not probe. */
+  async function start(signal: AbortSignal): Promise<number | undefined> {
     const position = startPosition(config);
     const probe = position === 'now' || config.strategy === 'auto';
-    if (probe) await probeHead(ctx, signal);
-    const start = position === 'now' ? (head.head ?? timestampFromMillis(clock())) : position;
-    ensureCursors(ctx.state, streams, start);
+    const nowNs = timestampFromMillis(clock());
+    const pages = probe ? await probeHead(ctx, signal, nowNs) : undefined;
+    ensureCursors(ctx.state, streams, startCursor(position, nowNs));
     const resumedGlobal = ctx.state.cursor(GLOBAL_STREAM) !== undefined;
     switchTo(config.strategy === 'auto' ? (resumedGlobal ? 'global' : cheapest()) : config.strategy);
-    return probe;
+    return pages;
+  }
+
+  function startCursor(position: bigint | 'now', nowNs: bigint): Cursor {
+    if (position !== 'now') return { safe: position, read: position };
+    if (head.head !== undefined) return { safe: head.head, read: head.head };
+    // No visible row: the service showed nothing after recentFrom(now), so whatever shows up later is new
+    // and is read; for staleness the streams are read through now.
+    return { safe: recentFrom(nowNs), read: nowNs };
   }
 
   function cheapest(): Strategy {
@@ -128,16 +138,14 @@ export function createTailer(options: TailerOptions): Tailer {
     // Each in-flight request listens on the signal; more than Node's default 10 is expected here.
     const signal = AbortSignal.any([outer]);
     setMaxListeners(config.concurrency * 4 + 10, signal);
-    let probed = false;
+    let probed: number | undefined;
     if (current === undefined) probed = await start(signal);
     else if (config.strategy === 'auto' && rounds % config.reevaluate_rounds === 0) switchTo(cheapest());
     rounds += 1;
     const strategy = current ?? 'per-account';
-    const totals = { pages: probed ? 1 : 0, delivered: 0, dropped: 0, failed: 0 };
-    if (strategy === 'per-account' && !probed) {
-      await probeHead(ctx, signal);
-      totals.pages += 1;
-    }
+    const totals = { pages: probed ?? 0, delivered: 0, dropped: 0, failed: 0 };
+    if (strategy === 'per-account' && probed === undefined)
+      totals.pages += await probeHead(ctx, signal, timestampFromMillis(clock()));
     const jobs = pollJobs(strategy).map((job) => () => runJob(job.key, job.poll, totals, signal));
     await runPool(jobs, config.concurrency);
     signal.throwIfAborted();
@@ -190,15 +198,18 @@ export function createTailer(options: TailerOptions): Tailer {
     return key === GLOBAL_STREAM ? 'global' : (streams.find((s) => s.key === key)?.source ?? 'transactions');
   }
 
-  function staleness(): StalenessSummary {
+  function streamStaleness(): StreamStaleness[] {
     const now = timestampFromMillis(clock());
     const global = current === 'global' ? ctx.state.cursor(GLOBAL_STREAM) : undefined;
-    const values = streams.map((s) => {
+    return streams.map((s) => {
       const own = ctx.state.cursor(s.key)?.read ?? 0n;
       const read = global && s.coveredByGlobal && global.read > own ? global.read : own;
       return { account: s.account.id, source: s.source, seconds: Number(now - read) / 1e9 };
     });
-    return summarizeStaleness(values, options.metrics, options.stalenessTop ?? 10);
+  }
+
+  function staleness(): StalenessSummary {
+    return summarizeStaleness(streamStaleness(), options.metrics, options.stalenessTop ?? 10);
   }
 
   async function run(signal: AbortSignal): Promise<void> {
@@ -216,5 +227,5 @@ export function createTailer(options: TailerOptions): Tailer {
     }
   }
 
-  return { round, run, strategy: () => current, staleness, head };
+  return { round, run, strategy: () => current, staleness, streamStaleness, head };
 }

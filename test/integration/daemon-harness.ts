@@ -48,8 +48,7 @@ export async function startDaemonEnv(): Promise<DaemonEnv> {
 accounts:
   - { id: 0.0.1003, name: treasury-hot, labels: { role: treasury } }
   - { id: 0.0.1004, name: ops-wallet }
-# An explicit start: everything injected after this point is read, however the first poll is timed.
-tail: { poll_interval: 300ms, overlap: 2s, start: "${Math.floor(Date.now() / 1000) - 2}" }
+tail: { poll_interval: 300ms, overlap: 2s }
 rules: { paths: [rules/*.yaml] }
 notifiers:
   ops-slack: { kind: slack, webhook_url: ${slack.webhookUrl}, group_wait: ${overrides.slackGroupWait ?? '0s'}, min_interval: 10ms }

@@ -1,0 +1,68 @@
+// handOver: the one transaction per page, and the handler's `committed` hook after it (never after a rollback).
+import { describe, expect, it } from 'vitest';
+import { Transaction } from '../ledger/schema.js';
+import { openStateStore } from '../state/store.js';
+import { AccountsConfig, watchedAccounts } from './config.js';
+import { HeadTracker } from './head-tracker.js';
+import type { RecordHandler } from './record-handler.js';
+import { type Delivery, type TailContext, handOver } from './tail-context.js';
+import { TailState } from './tail-state.js';
+
+const [ACCOUNT] = watchedAccounts(AccountsConfig.parse([{ id: 1003 }]));
+const record = Transaction.parse({
+  charged_tx_fee: 1,
+  consensus_timestamp: '1700000000.000000001',
+  name: 'CRYPTOTRANSFER',
+  result: 'SUCCESS',
+  transaction_id: '0.0.1003-1-0',
+});
+const delivery: Delivery = {
+  stream: 'tx:0.0.1003',
+  ts: 1_700_000_000_000_000_001n,
+  item: { source: 'transactions', record, account: ACCOUNT! },
+};
+const signal = new AbortController().signal;
+
+function setup(failApply: boolean) {
+  const store = openStateStore({ dir: ':memory:' });
+  const events: string[] = [];
+  const handler: RecordHandler<string> = {
+    prepare: async () => 'page',
+    apply: (p) => {
+      events.push(`apply ${p}`);
+      if (failApply) throw new Error('rule engine failed');
+    },
+    committed: (p) => events.push(`committed ${p} in transaction: ${String(store.db.inTransaction)}`),
+  };
+  const state = new TailState(store);
+  const ctx: TailContext = {
+    state,
+    source: undefined as never,
+    handler,
+    head: new HeadTracker(),
+    overlapNs: 0n,
+    pageLimit: 100,
+  };
+  return { ctx, events, state };
+}
+
+describe('handOver', () => {
+  it('calls committed once, after the transaction committed', async () => {
+    const { ctx, events, state } = setup(false);
+
+    await handOver(ctx, [delivery], signal);
+
+    expect(events).toEqual(['apply page', 'committed page in transaction: false']);
+    expect(state.isSeen(delivery.stream, delivery.ts)).toBe(true);
+  });
+
+  it('does not call committed when the page rolled back', async () => {
+    const { ctx, events, state } = setup(true);
+
+    const result = handOver(ctx, [delivery], signal);
+
+    await expect(result).rejects.toThrow('rule engine failed');
+    expect(events).toEqual(['apply page']);
+    expect(state.isSeen(delivery.stream, delivery.ts)).toBe(false);
+  });
+});
