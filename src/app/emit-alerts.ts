@@ -1,5 +1,7 @@
-// The last step of every alert path (records, ticks, self-monitoring): route, enqueue in the outbox, count.
-// Synchronous: callers run it inside the store.transaction that also saves the state behind the alerts.
+// The last step of every alert path (records, ticks, self-monitoring): route and enqueue in the outbox.
+// Synchronous: callers run it inside the store.transaction that also saves the state behind the alerts, and
+// count the alerts with countAlerts only after that transaction committed (a rolled-back page is replayed,
+// and its alerts must not be counted twice).
 import type { Metrics } from '../observability/metrics.js';
 import type { Alert } from '../rules/alert.js';
 import type { Outbox } from '../notifiers/outbox.js';
@@ -9,12 +11,13 @@ import type { Route } from '../notifiers/schema.js';
 export interface EmitDeps {
   readonly outbox: Outbox;
   readonly routes: () => readonly Route[];
-  readonly metrics: Pick<Metrics, 'alerts'>;
 }
 
 export function emitAlerts(deps: EmitDeps, alerts: readonly Alert[]): void {
-  for (const alert of alerts) {
-    deps.outbox.enqueue(alert, routeAlert(alert, deps.routes()));
-    deps.metrics.alerts.inc({ rule: alert.ruleId, severity: alert.severity, status: alert.status });
-  }
+  for (const alert of alerts) deps.outbox.enqueue(alert, routeAlert(alert, deps.routes()));
+}
+
+export function countAlerts(metrics: Pick<Metrics, 'alerts'>, alerts: readonly Alert[]): void {
+  for (const alert of alerts)
+    metrics.alerts.inc({ rule: alert.ruleId, severity: alert.severity, status: alert.status });
 }

@@ -61,7 +61,19 @@ function setup(actions: (id: string) => readonly ContractAction[] | Error = () =
   };
   const matches = async () =>
     Object.fromEntries((await metrics.ruleMatches.get()).values.map((v) => [v.labels.rule, v.value]));
-  return { store, repo, outbox, engines, handler, fetched, applyInTransaction, handOver, matches };
+  const alertCount = async () => (await metrics.alerts.get()).values.reduce((sum, v) => sum + v.value, 0);
+  return {
+    store,
+    repo,
+    outbox,
+    engines,
+    handler,
+    fetched,
+    applyInTransaction,
+    handOver,
+    matches,
+    alertCount,
+  };
 }
 
 const item = (record: TailRecord['record']): TailRecord =>
@@ -174,5 +186,26 @@ describe('pipeline handler', () => {
 
     expect(rolledBack).toMatch('rules were reloaded during the page');
     expect(await p.matches()).toEqual({ 'large-debit': 1, 'deep-call': 0 });
+  });
+
+  it('counts the alerts of a page whose transaction rolled back only once, when its replay commits', async () => {
+    const p = setup();
+    const page = [item(transfer(WATCHED.id, '0.0.9', 2_000n * HBAR))];
+    const first = await p.handler.prepare(page, signal);
+
+    const failed = catching(() =>
+      p.store.transaction(() => {
+        p.handler.apply(first);
+        throw new Error('the tailer could not write its cursor');
+      }),
+    );
+    p.handler.rolledBack?.(first);
+    const afterRollback = await p.alertCount();
+    p.handOver(await p.handler.prepare(page, signal));
+
+    expect(failed).toMatch('could not write its cursor');
+    expect(afterRollback).toBe(0);
+    expect(await p.alertCount()).toBe(1);
+    expect(p.outbox.depth().get('ops')).toBe(1);
   });
 });

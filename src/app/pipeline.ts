@@ -11,7 +11,8 @@ import type { Metrics } from '../observability/metrics.js';
 import type { Engine, EngineEvent } from '../rules/engine.js';
 import type { RuleStateRepo } from '../rules/state-repo.js';
 import type { RecordHandler, TailRecord } from '../tail/record-handler.js';
-import { emitAlerts, type EmitDeps } from './emit-alerts.js';
+import type { Alert } from '../rules/alert.js';
+import { countAlerts, emitAlerts, type EmitDeps } from './emit-alerts.js';
 import type { EngineHolder } from './engine-holder.js';
 
 export interface PipelineDeps extends EmitDeps {
@@ -32,8 +33,8 @@ export interface Prepared {
 export function createPipelineHandler(deps: PipelineDeps): RecordHandler<Prepared> {
   // Zero-valued series for every loaded rule, so rate() and absent() work before the first match.
   for (const rule of deps.engines.ruleSet().rules) deps.metrics.ruleMatches.inc({ rule: rule.id }, 0);
-  // Matches of pages applied but not yet committed: counted once the tailer's transaction commits.
-  const matches = new WeakMap<Prepared, Map<string, number>>();
+  // Matches and alerts of pages applied but not yet committed: counted once the tailer's transaction commits.
+  const matches = new WeakMap<Prepared, { rules: Map<string, number>; alerts: Alert[] }>();
   return {
     async prepare(batch, signal) {
       const engine = deps.engines.current();
@@ -48,12 +49,14 @@ export function createPipelineHandler(deps: PipelineDeps): RecordHandler<Prepare
       const engine = deps.engines.committed();
       if (engine !== prepared.engine) throw new Error('rules were reloaded during the page; it is replayed');
       const counts = new Map<string, number>();
+      const alerts: Alert[] = [];
       try {
         for (const event of prepared.events) {
           const evaluation = engine.evaluate(event);
           if (evaluation.needsTrace || evaluation.needsVerification)
             throw new Error('a rule still needs enrichment after prepare; the page is replayed');
           emitAlerts(deps, evaluation.alerts);
+          alerts.push(...evaluation.alerts);
           for (const rule of evaluation.matched) counts.set(rule, (counts.get(rule) ?? 0) + 1);
         }
         deps.repo.apply(engine.takeChanges());
@@ -61,11 +64,19 @@ export function createPipelineHandler(deps: PipelineDeps): RecordHandler<Prepare
         deps.engines.invalidate();
         throw err;
       }
-      matches.set(prepared, counts);
+      matches.set(prepared, { rules: counts, alerts });
       deps.onAlerts?.();
     },
     committed(prepared) {
-      for (const [rule, n] of matches.get(prepared) ?? []) deps.metrics.ruleMatches.inc({ rule }, n);
+      const applied = matches.get(prepared);
+      for (const [rule, n] of applied?.rules ?? []) deps.metrics.ruleMatches.inc({ rule }, n);
+      countAlerts(deps.metrics, applied?.alerts ?? []);
+      matches.delete(prepared);
+    },
+    // The engine's in-memory state already took the page in; the store did not. Reload it from the store, or
+    // the replayed page would find its alerts "already fired" and they would be lost.
+    rolledBack(prepared) {
+      deps.engines.invalidate();
       matches.delete(prepared);
     },
   };

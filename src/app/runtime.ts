@@ -19,7 +19,7 @@ import { clientTailSource } from '../tail/client-source.js';
 import { createTailer, type Tailer } from '../tail/tailer.js';
 import { ledgerClientFor, verifyClientFor } from './clients.js';
 import { startDelivery } from './delivery.js';
-import { emitAlerts } from './emit-alerts.js';
+import { countAlerts, emitAlerts } from './emit-alerts.js';
 import type { EngineHolder } from './engine-holder.js';
 import type { Loaded } from './load-all.js';
 import { createPipelineHandler } from './pipeline.js';
@@ -81,7 +81,8 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
   const tailLoop = startTailLoop(shared, loaded, tailer, controller.signal);
   const tick = setInterval(() => tickEngine(shared, routes, worker), config.daemon.tick_interval);
   const emit = (alerts: readonly Alert[]) => {
-    store.transaction(() => emitAlerts({ outbox, routes, metrics }, alerts));
+    store.transaction(() => emitAlerts({ outbox, routes }, alerts));
+    countAlerts(metrics, alerts);
     worker.poke();
   };
   const checks = startSelfMonitoring(shared, loaded, tailer, emit);
@@ -164,10 +165,13 @@ function tickEngine(shared: Shared, routes: () => readonly Route[], worker: Deli
   const { store, repo, outbox, metrics, engines, log } = shared;
   try {
     const engine = engines.current();
-    store.transaction(() => {
-      emitAlerts({ outbox, routes, metrics }, engine.tick(shared.clock()));
+    const alerts = store.transaction(() => {
+      const fired = engine.tick(shared.clock());
+      emitAlerts({ outbox, routes }, fired);
       repo.apply(engine.takeChanges());
+      return fired;
     });
+    countAlerts(metrics, alerts);
     worker.poke();
   } catch (err) {
     engines.invalidate();

@@ -23,7 +23,7 @@ const delivery: Delivery = {
 };
 const signal = new AbortController().signal;
 
-function setup(failApply: boolean) {
+function setup(failApply: boolean, failTailerWrite = false) {
   const store = openStateStore({ dir: ':memory:' });
   const events: string[] = [];
   const handler: RecordHandler<string> = {
@@ -33,8 +33,13 @@ function setup(failApply: boolean) {
       if (failApply) throw new Error('rule engine failed');
     },
     committed: (p) => events.push(`committed ${p} in transaction: ${String(store.db.inTransaction)}`),
+    rolledBack: (p) => events.push(`rolled back ${p} in transaction: ${String(store.db.inTransaction)}`),
   };
   const state = new TailState(store);
+  if (failTailerWrite)
+    state.markSeen = () => {
+      throw new Error('disk full');
+    };
   const ctx: TailContext = {
     state,
     source: undefined as never,
@@ -62,7 +67,16 @@ describe('handOver', () => {
     const result = handOver(ctx, [delivery], signal);
 
     await expect(result).rejects.toThrow('rule engine failed');
-    expect(events).toEqual(['apply page']);
+    expect(events).toEqual(['apply page', 'rolled back page in transaction: false']);
     expect(state.isSeen(delivery.stream, delivery.ts)).toBe(false);
+  });
+
+  it('tells the handler its apply was rolled back when the tailer write after it fails', async () => {
+    const { ctx, events } = setup(false, true);
+
+    const result = handOver(ctx, [delivery], signal);
+
+    await expect(result).rejects.toThrow('disk full');
+    expect(events).toEqual(['apply page', 'rolled back page in transaction: false']);
   });
 });

@@ -31,6 +31,12 @@ export interface RecordHandler<P = unknown> {
    * effects that must happen once per committed page, such as counters.
    */
   committed?(prepared: P): void;
+  /**
+   * Optional, but required of any handler that keeps state in memory: called when the transaction that ran
+   * `apply(prepared)` rolled back — because apply threw or because the tailer's own writes after it failed.
+   * The store is as before the page; in-memory state must be brought back to it (the page is replayed).
+   */
+  rolledBack?(prepared: P): void;
 }
 
 /** The consensus timestamp of a record, whatever its source. */

@@ -52,10 +52,15 @@ export async function handOver(ctx: TailContext, deliveries: readonly Delivery[]
     signal,
   );
   signal.throwIfAborted();
-  ctx.state.transaction(() => {
-    ctx.handler.apply(prepared);
-    for (const d of deliveries) ctx.state.markSeen(d.stream, d.ts);
-  });
+  try {
+    ctx.state.transaction(() => {
+      ctx.handler.apply(prepared);
+      for (const d of deliveries) ctx.state.markSeen(d.stream, d.ts);
+    });
+  } catch (err) {
+    ctx.handler.rolledBack?.(prepared);
+    throw err;
+  }
   ctx.handler.committed?.(prepared);
   for (const d of deliveries) ctx.metrics?.records.inc({ source: d.item.source });
 }
