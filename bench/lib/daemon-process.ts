@@ -1,0 +1,121 @@
+// `ledger-sentinel run` (or any subcommand) as a child process from the sources (tsx), so it can be killed with
+// SIGKILL and its RSS sampled on its own. Output is kept in memory for the secret scan and waited on by content.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface SentinelProcess {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  readonly startedAt: number;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when the output satisfies the predicate; rejects when the process ends first or after timeoutMs. */
+  waitFor(predicate: (stdout: string, stderr: string) => boolean, timeoutMs?: number): Promise<void>;
+  /** The HTTP server's URL from the `started` log line. */
+  httpUrl(timeoutMs?: number): Promise<string>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+export function spawnSentinel(
+  argv: readonly string[],
+  options: { env?: Record<string, string>; cwd?: string } = {},
+): SentinelProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...argv], {
+    cwd: options.cwd ?? REPO,
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const listeners = new Set<() => void>();
+  const notify = () => listeners.forEach((l) => l());
+  child.stdout?.on('data', (d: Buffer) => ((out += d.toString()), notify()));
+  child.stderr?.on('data', (d: Buffer) => ((err += d.toString()), notify()));
+  const exited = once(child, 'exit').then(([code, signal]) => {
+    notify();
+    return { code: code as number | null, signal: signal as NodeJS.Signals | null };
+  });
+  let done = false;
+  void exited.then(() => (done = true));
+  const proc: SentinelProcess = {
+    child,
+    pid: child.pid ?? -1,
+    startedAt: Date.now(),
+    exited,
+    stdout: () => out,
+    stderr: () => err,
+    waitFor(predicate, timeoutMs = 60_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => finish(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+        const check = () => {
+          if (predicate(out, err)) finish();
+          else if (done)
+            finish(
+              new Error(
+                `the process ended first\nstdout:\n${out.slice(-2000)}\nstderr:\n${err.slice(-2000)}`,
+              ),
+            );
+        };
+        function finish(error?: Error) {
+          clearTimeout(timer);
+          listeners.delete(check);
+          if (error) reject(error);
+          else resolve();
+        }
+        listeners.add(check);
+        check();
+      });
+    },
+    async httpUrl(timeoutMs) {
+      await proc.waitFor((o) => o.includes('"msg":"started"'), timeoutMs);
+      const line = out.split('\n').find((l) => l.includes('"msg":"started"')) ?? '{}';
+      return (JSON.parse(line) as { http: string }).http;
+    },
+    kill: (signal = 'SIGTERM') => void child.kill(signal),
+  };
+  return proc;
+}
+
+/** Resident set size of a process in MiB, from /proc (Linux). */
+export function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+/** Polls a condition every `everyMs` until it holds or `timeoutMs` passes; returns whether it held. */
+export async function until(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  everyMs = 100,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (
+      await Promise.resolve()
+        .then(check)
+        .catch(() => false)
+    )
+      return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export async function metricsText(httpUrl: string): Promise<string> {
+  return (await fetch(`${httpUrl}/metrics`)).text();
+}
+
+/** Sum of every series of a metric in a Prometheus text exposition. */
+export function metricSum(text: string, name: string): number {
+  let sum = 0;
+  for (const line of text.split('\n'))
+    if (line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+      sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  return sum;
+}

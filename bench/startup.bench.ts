@@ -1,0 +1,121 @@
+// Bench 5: start to ready, and reload time with 100 rule files (200 rules).
+// - child process `ledger-sentinel run` (from the sources through tsx, so TypeScript transpiling is included;
+//   `--version` through the same launcher is printed as the floor): spawn → "started" log → /readyz 200;
+// - in-process (no transpiling): loadAll of the config with 100 rule files, createApp + start → first poll, and
+//   app.reload() with the 100 files;
+// - child with watch_files on: a rule file is rewritten → "config reloaded" logged (includes the 250 ms debounce).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { createApp } from '../src/app.js';
+import { loadAll } from '../src/app/load-all.js';
+import { startLivingLedger } from '../src/simulator/living-ledger-server.js';
+import { spawnSentinel, until } from './lib/daemon-process.js';
+import { figure, percentile, round, type Figure } from './lib/figures.js';
+import { isMain, runStandalone, type BenchOptions } from './lib/options.js';
+import { ruleFiles } from './lib/rule-set.js';
+import { sentinelDir } from './lib/sentinel-config.js';
+
+const SUITE = '5 startup';
+const FILES = 100;
+const PER_FILE = 2;
+
+function ms(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+async function childStart(configPath: string): Promise<{ started: number; ready: number }> {
+  const t0 = Date.now();
+  const child = spawnSentinel(['run', '--config', configPath]);
+  const url = await child.httpUrl();
+  const started = Date.now() - t0;
+  await until(async () => (await fetch(`${url}/readyz`)).status === 200, 30_000, 10);
+  const ready = Date.now() - t0;
+  child.kill('SIGTERM');
+  await child.exited;
+  return { started, ready };
+}
+
+export async function startupBench(options: BenchOptions): Promise<Figure[]> {
+  const ledger = await startLivingLedger({ seed: 'bench-startup', tps: 50, lagMs: 200, autoAdvanceMs: 200 });
+  const dir = sentinelDir('ledger-sentinel-bench-startup-');
+  try {
+    const accounts = Array.from({ length: 100 }, (_, i) => `0.0.${1001 + i}`);
+    const notifiers = '  ops: { kind: slack, webhook_url: "http://127.0.0.1:9/services/T/B/x" }';
+    dir.writeConfig({ ledgerUrl: ledger.url, accounts, notifiers, pollInterval: '200ms' });
+    for (const [name, text] of ruleFiles(FILES, PER_FILE, 'ops')) dir.writeRule(name, text);
+    const runs = options.quick ? 2 : 5;
+    const floor: number[] = [];
+    const starts: { started: number; ready: number }[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = Date.now();
+      await spawnSentinel(['--version']).exited;
+      floor.push(Date.now() - t0);
+      starts.push(await childStart(dir.configPath));
+    }
+
+    let t = process.hrtime.bigint();
+    const loaded = loadAll(dir.configPath, { env: {} });
+    const loadMs = ms(t);
+    if (!loaded.ok) throw new Error(`bench config did not load: ${JSON.stringify(loaded.issues[0])}`);
+    const sink = new Writable({ write: (_c, _e, done) => done() });
+    t = process.hrtime.bigint();
+    const app = createApp({ loaded: loaded.loaded, logDestination: sink, stdout: sink });
+    await app.start();
+    await app.firstPoll();
+    const inProcessReady = ms(t);
+    const reloads: number[] = [];
+    for (let i = 0; i < (options.quick ? 3 : 10); i++) {
+      t = process.hrtime.bigint();
+      const next = loadAll(dir.configPath, { env: {} });
+      if (!next.ok) throw new Error('reload config did not load');
+      await app.reload(next.loaded);
+      reloads.push(ms(t));
+    }
+    await app.stop({ graceMs: 0 });
+
+    writeFileSync(
+      dir.configPath,
+      readFileSync(dir.configPath, 'utf8').replace('watch_files: false', 'watch_files: true'),
+    );
+    const child = spawnSentinel(['run', '--config', dir.configPath]);
+    await child.httpUrl();
+    const watched: number[] = [];
+    for (let i = 0; i < (options.quick ? 2 : 5); i++) {
+      const before = child.stdout().split('"msg":"config reloaded"').length;
+      const w0 = Date.now();
+      writeFileSync(join(dir.dir, 'rules', 'rules-000.yaml'), ruleFiles(1, PER_FILE, 'ops')[0]?.[1] ?? '');
+      await child.waitFor((o) => o.split('"msg":"config reloaded"').length > before, 30_000);
+      watched.push(Date.now() - w0);
+    }
+    child.kill('SIGTERM');
+    await child.exited;
+
+    const med = (list: number[]) => round(percentile(list, 50), 0);
+    options.log(
+      `${SUITE}: ${accounts.length} accounts, ${FILES} rule files × ${PER_FILE} rules; medians of ${runs} starts`,
+    );
+    return [
+      figure(SUITE, 'process floor: node + tsx + `--version`', med(floor), { unit: 'ms' }),
+      figure(SUITE, 'child: spawn → "started" logged', med(starts.map((s) => s.started)), { unit: 'ms' }),
+      figure(SUITE, 'child: spawn → /readyz 200 (first poll done)', med(starts.map((s) => s.ready)), {
+        unit: 'ms',
+      }),
+      figure(SUITE, `in-process: load config + ${FILES} rule files`, round(loadMs, 0), { unit: 'ms' }),
+      figure(SUITE, 'in-process: createApp + start → first poll', round(inProcessReady, 0), { unit: 'ms' }),
+      figure(SUITE, `in-process: reload with ${FILES} rule files (load + swap)`, med(reloads), {
+        unit: 'ms',
+        note: `p100 ${round(Math.max(...reloads), 0)} ms`,
+      }),
+      figure(SUITE, 'child: rule file written → "config reloaded"', med(watched), {
+        unit: 'ms',
+        note: 'includes the 250 ms debounce',
+      }),
+    ];
+  } finally {
+    await ledger.close();
+    dir.remove();
+  }
+}
+
+if (isMain(import.meta.url)) await runStandalone(startupBench);

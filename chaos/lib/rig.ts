@@ -1,0 +1,102 @@
+// One chaos run: the living ledger on 127.0.0.1 (in this process: its ground truth is the referee), a Slack-like
+// sink, a temporary config with the marker rule, and `ledger-sentinel run` as a child process that can be
+// killed and restarted on the same state directory.
+import { appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import {
+  startLivingLedger,
+  type RunningLivingLedger,
+  type LivingLedgerServerOptions,
+} from '../../src/simulator/living-ledger-server.js';
+import { spawnSentinel, until, metricsText, type SentinelProcess } from '../../bench/lib/daemon-process.js';
+import {
+  sentinelDir,
+  type SentinelConfigOptions,
+  type SentinelDir,
+} from '../../bench/lib/sentinel-config.js';
+import { startChaosSlack, type ChaosSlack } from './slack.js';
+import { expectedMarkers, injectMarker, markerRules, receivedMarkers, tally, type Tally } from './markers.js';
+import type { ChaosContext } from './scenario.js';
+
+export interface RigOptions {
+  readonly ledger: LivingLedgerServerOptions;
+  /** Markers 0 … markers-1 will be injected (one rule each). */
+  readonly markers: number;
+  /** Watched accounts 0.0.1001 … (markers are paid by these). */
+  readonly watched: number;
+  /** Config overrides; notifiers default to one Slack notifier `ops-slack`. */
+  readonly config?: Partial<SentinelConfigOptions>;
+  /** Notifier names for the marker rule (default ops-slack). */
+  readonly ruleNotifiers?: readonly string[];
+  readonly env?: Record<string, string>;
+}
+
+export interface Rig {
+  readonly ledger: RunningLivingLedger;
+  readonly slack: ChaosSlack;
+  readonly dir: SentinelDir;
+  readonly daemons: SentinelProcess[];
+  /** Starts (or restarts) the daemon; resolves once it logged `started`. */
+  start(): Promise<SentinelProcess>;
+  /** Injects marker n, paid by a watched account chosen by n. */
+  mark(n: number): void;
+  /** Waits until every expected marker arrived (or timeoutMs), then tallies. */
+  settle(timeoutMs: number, bodies?: () => string[]): Promise<Tally>;
+  close(): Promise<void>;
+}
+
+export async function startRig(ctx: ChaosContext, options: RigOptions): Promise<Rig> {
+  const ledger = await startLivingLedger({ autoAdvanceMs: 200, ...options.ledger });
+  const slack = await startChaosSlack();
+  ctx.session.secrets.set('slack webhook token', slack.token);
+  const dir = sentinelDir();
+  const accounts = Array.from({ length: options.watched }, (_, i) => `0.0.${1001 + i}`);
+  const unwatched = `0.0.${1001 + options.watched}`;
+  dir.writeConfig({
+    ledgerUrl: ledger.url,
+    accounts,
+    notifiers: `  ops-slack: { kind: slack, webhook_url: ${slack.webhookUrl}, group_wait: 0s, group_max_listed: 40, min_interval: 10ms }`,
+    ...options.config,
+  });
+  dir.writeRule('marker.yaml', markerRules(options.markers, options.ruleNotifiers ?? ['ops-slack']));
+  const daemons: SentinelProcess[] = [];
+  const rig: Rig = {
+    ledger,
+    slack,
+    dir,
+    daemons,
+    async start() {
+      const daemon = spawnSentinel(['run', '--config', dir.configPath], { env: options.env ?? {} });
+      daemons.push(daemon);
+      await daemon.waitFor((out) => out.includes('"msg":"started"'), 60_000);
+      return daemon;
+    },
+    mark: (n) => injectMarker(ledger.ledger, n, accounts[n % accounts.length] as string, unwatched),
+    async settle(timeoutMs, bodies = () => slack.accepted()) {
+      const expected = expectedMarkers(ledger.ledger);
+      await until(() => tally(expected, receivedMarkers(bodies())).lost.length === 0, timeoutMs, 250);
+      return tally(expected, receivedMarkers(bodies()));
+    },
+    async close() {
+      const logFile = join(tmpdir(), `ledger-sentinel-chaos-${basename(dir.dir)}.log`);
+      for (const d of daemons) {
+        if (d.child.exitCode === null && d.child.signalCode === null) {
+          const url = await d.httpUrl(1000).catch(() => undefined);
+          if (url)
+            ctx.session.outputs.push({ label: 'metrics', text: await metricsText(url).catch(() => '') });
+          d.kill('SIGTERM');
+          await d.exited;
+        }
+        appendFileSync(logFile, `--- daemon ${d.pid}\n${d.stdout()}${d.stderr()}`);
+        ctx.session.outputs.push({ label: `daemon ${d.pid} stdout`, text: d.stdout() });
+        ctx.session.outputs.push({ label: `daemon ${d.pid} stderr`, text: d.stderr() });
+      }
+      await slack.close();
+      await ledger.close();
+      dir.remove();
+      ctx.log(`daemon logs: ${logFile}`);
+    },
+  };
+  return rig;
+}
