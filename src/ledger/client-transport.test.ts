@@ -1,5 +1,6 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_RETRY } from './retry.js';
 import {
   collect,
   counterValue,
@@ -211,13 +212,28 @@ describe('bodies', () => {
     await expect(collect(h.client.listTransactions({}))).rejects.toThrow(ResponseTooLargeError);
   });
 
-  it.each(['{"transactions":[', 'not json', '<html>502</html>'])('reports invalid JSON %s', async (body) => {
-    h = await harness((_req, res) => sendJson(res, 200, body));
+  it.each(['{"transactions":[', 'not json', '<html>502</html>'])(
+    'retries invalid JSON %s, then reports it as malformed',
+    async (body) => {
+      h = await harness((_req, res) => sendJson(res, 200, body));
 
-    const run = collect(h.client.listTransactions({}));
+      const run = collect(h.client.listTransactions({}));
 
-    await expect(run).rejects.toThrow(MalformedResponseError);
-    expect(h.server.requests).toHaveLength(1);
+      await expect(run).rejects.toThrow(MalformedResponseError);
+      expect(h.server.requests).toHaveLength(DEFAULT_RETRY.maxAttempts);
+    },
+  );
+
+  it('retries a truncated page and returns the good copy', async () => {
+    h = await harness((_req, res, n) =>
+      n === 0 ? sendJson(res, 200, '{"transactions":[{"consensus_tim') : sendJson(res, 200, OK),
+    );
+
+    const [page] = await collect(h.client.listTransactions({}));
+
+    expect(page?.records).toHaveLength(1);
+    expect(h.server.requests).toHaveLength(2);
+    expect(await counterValue(h.metrics.retries, { endpoint: 'transactions', reason: 'malformed' })).toBe(1);
   });
 
   it('reports a corrupt gzip body as malformed', async () => {

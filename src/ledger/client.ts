@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import { Agent, type Dispatcher } from 'undici';
 import { VERSION } from '../version.js';
-import { getText, type GetOptions, type LedgerMetrics, type RequestContext } from './ledger-request.js';
+import { getParsed, type GetOptions, type LedgerMetrics, type RequestContext } from './ledger-request.js';
 import { parsePageText, type Endpoint, type Page, type RecordOf } from './page.js';
 import { parseBase, requestPath, resolveLink } from './pagination.js';
 import {
@@ -83,8 +83,9 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
 
   async function fetchPage<K extends Endpoint>(endpoint: K, url: string, opts: ListOptions = {}) {
     const path = resolveLink(base, url, '');
-    const text = await getText(ctx, endpoint, requestPath(base, path), opts);
-    const page = parsePageText(endpoint, path, text);
+    const page = await getParsed(ctx, endpoint, requestPath(base, path), opts, (text) =>
+      parsePageText(endpoint, path, text),
+    );
     ctx.metrics?.pages.inc({ endpoint });
     if (page.invalid.length > 0) ctx.metrics?.invalidRecords.inc({ endpoint }, page.invalid.length);
     for (const bad of page.invalid) {

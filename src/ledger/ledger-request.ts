@@ -3,7 +3,7 @@
 // policy's attempts; other statuses surface `_status.messages` as LedgerHttpError.
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
-import { LedgerHttpError, LedgerNetworkError } from './errors.js';
+import { LedgerHttpError, LedgerNetworkError, MalformedResponseError } from './errors.js';
 import { sendHttp, type HttpResponse, type HttpSettings } from './http.js';
 import type { RequestBudget } from './request-budget.js';
 import {
@@ -37,20 +37,27 @@ export interface GetOptions {
   readonly priority?: number;
 }
 
-type Outcome =
-  { done: true; value: string } | { done: false; reason: RetryReason; retryAfterMs?: number; error: Error };
+type Outcome<T> =
+  { done: true; value: T } | { done: false; reason: RetryReason; retryAfterMs?: number; error: Error };
 
-/** GETs `path` and returns the body text of a 200, retrying what is worth retrying. */
-export async function getText(
+/**
+ * GETs `path` and parses the body of a 200, retrying what is worth retrying. The body is parsed inside the
+ * retry loop: a 200 that `parse` rejects with a
+ * MalformedResponseError (truncated, not JSON, not the expected shape) is retried like a connection reset
+ * mid-body. A lying or flaky service then costs a retry instead of failing the whole poll.
+ */
+export async function getParsed<T>(
   ctx: RequestContext,
   endpoint: string,
   path: string,
   opts: GetOptions,
-): Promise<string> {
+  parse: (text: string) => T,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const waited = await ctx.budget.acquire({ priority: opts.priority, signal: opts.signal });
     ctx.metrics?.budgetWait.observe(waited / 1000);
-    const outcome = await attemptOnce(ctx, endpoint, path, opts.signal);
+    const response = await attemptOnce(ctx, endpoint, path, opts.signal);
+    const outcome = response.done ? parseBody(response.value, parse) : response;
     if (outcome.done) return outcome.value;
     if (attempt >= ctx.retry.maxAttempts) throw outcome.error;
     const delayMs = retryDelay(attempt, outcome.retryAfterMs, ctx.retry, ctx.random);
@@ -63,12 +70,21 @@ export async function getText(
   }
 }
 
+function parseBody<T>(text: string, parse: (text: string) => T): Outcome<T> {
+  try {
+    return { done: true, value: parse(text) };
+  } catch (err) {
+    if (err instanceof MalformedResponseError) return { done: false, reason: 'malformed', error: err };
+    throw err;
+  }
+}
+
 async function attemptOnce(
   ctx: RequestContext,
   endpoint: string,
   path: string,
   signal: AbortSignal | undefined,
-): Promise<Outcome> {
+): Promise<Outcome<string>> {
   const started = ctx.clock();
   let response: HttpResponse;
   try {

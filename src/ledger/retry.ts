@@ -10,7 +10,8 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 250, maxDelayMs: 30_000 };
 
-export type RetryReason = 'rate-limited' | 'server' | 'timeout' | 'reset';
+/** `malformed`: a 200 whose body is truncated or not the expected JSON; retried like a reset mid-body. */
+export type RetryReason = 'rate-limited' | 'server' | 'timeout' | 'reset' | 'malformed';
 
 const TIMEOUT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
