@@ -3,7 +3,7 @@
 // request to Slack earlier than a 429's Retry-After allowed.
 import { checked, figure, round, type Figure } from '../bench/lib/figures.js';
 import { until } from '../bench/lib/daemon-process.js';
-import { expectedMarkers, receivedMarkers } from './lib/markers.js';
+import { expectedMarkers, receivedMarkers, lostAlerts } from './lib/markers.js';
 import { runMarkers } from './lib/marker-run.js';
 import { startRig } from './lib/rig.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
@@ -64,14 +64,7 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
       figure(SUITE, 'outage', round(outageMs / 1000, 0), { unit: 's' }),
       figure(SUITE, 'requests answered 503/429 during the outage', duringOutage.length),
       figure(SUITE, 'expected alerts (ground truth)', result.expected),
-      checked(
-        SUITE,
-        'lost alerts',
-        result.lost.length,
-        '==',
-        0,
-        result.lost.length ? { note: result.lost.slice(0, 5).join(' ') } : {},
-      ),
+      lostAlerts(SUITE, result),
       checked(SUITE, 'duplicate alerts', result.duplicates, '==', 0),
       checked(SUITE, 'accepted during the outage (must be none)', okDuringOutage, '==', 0),
       figure(SUITE, 'last alert delivered after recovery', round((lastOk - upAt) / 1000, 1), { unit: 's' }),

@@ -2,6 +2,7 @@
 // coming, then comes back on the same port. Lost 0, duplicates 0 (Message-IDs are derived from the alert ids, so
 // a resend would be recognisable).
 import { checked, figure, round, type Figure } from '../bench/lib/figures.js';
+import { lostAlerts } from './lib/markers.js';
 import { runMarkers } from './lib/marker-run.js';
 import { startRig } from './lib/rig.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
@@ -45,14 +46,7 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
     return [
       figure(SUITE, 'outage', round(outageMs / 1000, 0), { unit: 's' }),
       figure(SUITE, 'expected alerts (ground truth)', result.expected),
-      checked(
-        SUITE,
-        'lost alerts',
-        result.lost.length,
-        '==',
-        0,
-        result.lost.length ? { note: result.lost.slice(0, 5).join(' ') } : {},
-      ),
+      lostAlerts(SUITE, result),
       checked(SUITE, 'duplicate alerts', result.duplicates, '==', 0),
       checked(SUITE, 'repeated Message-IDs', ids.length - new Set(ids).size, '==', 0),
     ];

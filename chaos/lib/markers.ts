@@ -1,3 +1,4 @@
+import { checked, type Figure } from '../../bench/lib/figures.js';
 // Expected alerts from the simulator's ground truth, and what arrived. Each marker is one injected transaction
 // with the memo `chaos-<n>` paid by a watched account to an unwatched one; marker rule n alerts on that memo
 // (throttle 0s), so the expected alerts are exactly the marker transactions of the ground truth.
@@ -92,4 +93,10 @@ export function alertIdsByMarker(bodies: readonly string[]): Map<string, Set<str
     }
   }
   return ids;
+}
+
+/** The verdict every delivery scenario reports: lost alerts must be 0, and the first few lost are named. */
+export function lostAlerts(suite: string, tally: Tally): Figure {
+  const note = tally.lost.length ? { note: tally.lost.slice(0, 5).join(' ') } : {};
+  return checked(suite, 'lost alerts', tally.lost.length, '==', 0, note);
 }
