@@ -26,11 +26,16 @@ const RULES = `rules:
     notify: [ops]
 `;
 
-function setup(actions: (id: string) => readonly ContractAction[] | Error = () => []) {
+type Verify = Parameters<typeof createContractVerification>[0]['verify'];
+
+function setup(
+  actions: (id: string) => readonly ContractAction[] | Error = () => [],
+  options: { rules?: string; verify?: Verify } = {},
+) {
   const store = openStateStore({ dir: ':memory:' });
   const repo = createRuleStateRepo(store);
   const outbox = createOutbox(store, () => 1_700_000_000_000);
-  const engines = createEngineHolder(ruleSetFrom(RULES), repo);
+  const engines = createEngineHolder(ruleSetFrom(options.rules ?? RULES), repo);
   const fetched: string[] = [];
   const metrics = createMetrics();
   const traces = createCallTraces({
@@ -47,7 +52,7 @@ function setup(actions: (id: string) => readonly ContractAction[] | Error = () =
     engines,
     repo,
     traces,
-    verification: createContractVerification({ verify: undefined }),
+    verification: createContractVerification({ verify: options.verify }),
     outbox,
     routes: () => [{ match: { severity: ['warning'] }, notify: ['pager'] }],
     metrics,
@@ -207,5 +212,35 @@ describe('pipeline handler', () => {
     expect(afterRollback).toBe(0);
     expect(await p.alertCount()).toBe(1);
     expect(p.outbox.depth().get('ops')).toBe(1);
+  });
+
+  it('verifies a contract a watched account created and puts the status into the alert', async () => {
+    const rules = `rules:
+  - id: new-contract
+    when: { type: [CONTRACTCREATEINSTANCE] }
+    verify_contracts: true
+    summary: new contract
+    notify: [ops]
+`;
+    const asked: string[] = [];
+    const p = setup(() => [], {
+      rules,
+      verify: async (address) => {
+        asked.push(address);
+        return { status: 'perfect' };
+      },
+    });
+    const creation = item(tx({ name: 'CONTRACTCREATEINSTANCE', entity_id: '0.0.7007' }));
+
+    p.applyInTransaction(await p.handler.prepare([creation, item(tx({}))], signal));
+
+    const queued = p.outbox
+      .due(Number.MAX_SAFE_INTEGER)
+      .filter((row) => row.channel === 'ops')
+      .map((row) => row.alert);
+    expect(asked).toEqual(['0x0000000000000000000000000000000000001b5f']);
+    expect(queued.map((a) => [a.ruleId, a.annotations.contract_verification])).toEqual([
+      ['new-contract', 'perfect'],
+    ]);
   });
 });
