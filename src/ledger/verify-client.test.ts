@@ -207,4 +207,20 @@ describe('verify client', () => {
       message: expect.stringContaining(text) as string,
     });
   });
+
+  it.each([
+    [404, 'This contract is not verified on Etherscan.', 30, 'contract not verified'],
+    [502, 'Etherscan API responded with an error. Status code: 500.', 40, 'verification failed'],
+  ])(
+    'logs a %i at its own level: an ordinary "not verified" is no warning',
+    async (status, message, level, msg) => {
+      const t = await setup((_req, res) => sendJson(res, status, { error: message, message }));
+
+      await t.client.verify({ address: ADDRESS, chainId: '295' }).catch(() => undefined);
+
+      expect(t.lines.map((l) => JSON.parse(l) as { level: number; msg: string })).toEqual([
+        expect.objectContaining({ level, msg }),
+      ]);
+    },
+  );
 });
