@@ -58,19 +58,29 @@ function config(strategy: 'per-account' | 'global', overlap = '10s') {
   return TailConfig.parse({ strategy, overlap, start: String(START_MS / 1000) });
 }
 
+/** A tailer on the arranged ledger and store; successive tailers share the store, as after a restart. */
+function tailerOn(
+  a: Awaited<ReturnType<typeof arrange>>,
+  strategy: 'per-account' | 'global',
+  overlap?: string,
+) {
+  return createTailer({
+    store: a.store,
+    source: clientTailSource(a.client),
+    handler: a.handler,
+    accounts: a.accounts,
+    config: config(strategy, overlap),
+    clock: a.ledger.now,
+  });
+}
+
 describe('tailing under the late-visibility fault', () => {
   it.each(['per-account', 'global'] as const)(
     '%s: zero missed and zero duplicated records over a 400-second run',
     async (strategy) => {
-      const { ledger, client, store, handler, accounts } = await arrange(`late-${strategy}`);
-      const tailer = createTailer({
-        store,
-        source: clientTailSource(client),
-        handler,
-        accounts,
-        config: config(strategy),
-        clock: ledger.now,
-      });
+      const arranged = await arrange(`late-${strategy}`);
+      const { ledger, client, handler, accounts } = arranged;
+      const tailer = tailerOn(arranged, strategy);
       const signal = new AbortController().signal;
 
       await drive(ledger, 200, () => tailer.round(signal));
@@ -84,29 +94,15 @@ describe('tailing under the late-visibility fault', () => {
   );
 
   it('switching strategy every 20 polls (new tailer on the same store) hands cursors over cleanly', async () => {
-    const { ledger, client, store, handler, accounts } = await arrange('late-switch');
-    const source = clientTailSource(client);
+    const arranged = await arrange('late-switch');
+    const { ledger, client, handler, accounts } = arranged;
     const signal = new AbortController().signal;
-    let tailer = createTailer({
-      store,
-      source,
-      handler,
-      accounts,
-      config: config('per-account'),
-      clock: ledger.now,
-    });
+    let tailer = tailerOn(arranged, 'per-account');
 
     await drive(ledger, 200, async (i) => {
       if (i % 20 === 0) {
         const strategy = (i / 20) % 2 === 0 ? 'per-account' : 'global';
-        tailer = createTailer({
-          store,
-          source,
-          handler,
-          accounts,
-          config: config(strategy),
-          clock: ledger.now,
-        });
+        tailer = tailerOn(arranged, strategy);
       }
       await tailer.round(signal);
     });
@@ -118,15 +114,9 @@ describe('tailing under the late-visibility fault', () => {
   it.each(['per-account', 'global'] as const)(
     '%s without the overlap re-scan misses held-back rows (the check above can fail)',
     async (strategy) => {
-      const { ledger, client, store, handler, accounts } = await arrange(`late-${strategy}`);
-      const tailer = createTailer({
-        store,
-        source: clientTailSource(client),
-        handler,
-        accounts,
-        config: config(strategy, '0ms'),
-        clock: ledger.now,
-      });
+      const arranged = await arrange(`late-${strategy}`);
+      const { ledger, client, handler, accounts } = arranged;
+      const tailer = tailerOn(arranged, strategy, '0ms');
       const signal = new AbortController().signal;
 
       await drive(ledger, 200, () => tailer.round(signal));
