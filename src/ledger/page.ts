@@ -83,6 +83,7 @@ export function parsePage<K extends Endpoint>(
 ): Page<RecordOf[K]> | null {
   const envelope = readEnvelope(endpoint, url, body);
   const spec = SPECS[endpoint] as RecordSpec<RecordOf[K]>;
+  if (envelope.items.length) lastRaw[endpoint] = envelope.items[0];
   const records: RecordOf[K][] = [];
   const invalid: InvalidRecord[] = [];
   for (let index = 0; index < envelope.items.length; index++) {
@@ -109,16 +110,27 @@ export function parsePage<K extends Endpoint>(
   return { url, records, invalid, next: envelope.next };
 }
 
+/**
+ * One raw record of the last page of each endpoint, kept alive on purpose. JSON.parse builds its objects' hidden
+ * classes through weak transitions: when a major GC finds no raw record alive (between two pages), it collects
+ * them, and V8 throws away the optimized validators that check them ("weak objects" deopts), to re-optimize them
+ * on the next page. A single record (a few hundred bytes) keeps the classes, and the compiled code, alive.
+ */
+const lastRaw: Partial<Record<Endpoint, unknown>> = {};
+
 function readEnvelope(endpoint: Endpoint, url: string, body: unknown) {
   if (typeof body !== 'object' || body === null) {
     throw new MalformedResponseError(url, 'expected a JSON object');
   }
-  const { [endpoint]: items, links } = body as Record<string, unknown>;
+  // Reflect.get: a generic lookup, so the optimized parsePage does not depend on the envelope's hidden class,
+  // which dies with each page (a major GC in between would otherwise throw the compiled validator away).
+  const items: unknown = Reflect.get(body, endpoint);
+  const links: unknown = Reflect.get(body, 'links');
   if (!Array.isArray(items)) throw new MalformedResponseError(url, `expected an array "${endpoint}"`);
   if (typeof links !== 'object' || links === null) {
     throw new MalformedResponseError(url, 'expected an object "links"');
   }
-  const next = (links as { next?: unknown }).next ?? null;
+  const next: unknown = Reflect.get(links, 'next') ?? null;
   if (next !== null && typeof next !== 'string') {
     throw new MalformedResponseError(url, 'expected "links.next" to be a string or null');
   }

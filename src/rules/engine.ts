@@ -5,9 +5,13 @@
 // changes nothing and says so, and the pipeline calls it again with them.
 import type { Alert } from './alert.js';
 import type { CompiledRule, RuleSet } from './compile.js';
-import { Facts, type RecordEvent } from './facts.js';
+import { Facts, RecordFacts, cachedMemoDecoder, type RecordEvent } from './facts.js';
 import type { StoredGroupState } from './group-state.js';
+import { createRuleIndex, withinBounds, type Candidate } from './rule-index.js';
 import { createTransitions } from './transitions.js';
+
+/** The matched list of a record no rule matched (never pushed to). */
+const NONE: CompiledRule[] = [];
 
 export interface EngineEvent extends RecordEvent {
   /** Enrichment results (enrich/verification.ts); undefined = not fetched yet. */
@@ -47,16 +51,37 @@ export interface Engine {
 
 export function createEngine(ruleSet: RuleSet, snapshot?: EngineSnapshot): Engine {
   const t = createTransitions(ruleSet, snapshot);
+  const index = createRuleIndex(ruleSet);
+  // The record-level values of the record seen last: one record is evaluated once per watched account.
+  const memoDecoder = cachedMemoDecoder();
+  let shared = new RecordFacts({}, memoDecoder);
+  // The last Facts is kept too. While one instance lives, so does its hidden class: a major GC between two pages
+  // otherwise collects it, and with it every optimized function that reads Facts (V8 deopts on "weak objects").
+  const alive: { facts?: Facts } = {};
 
   function classify(event: EngineEvent) {
-    const facts = new Facts(event);
-    const matched: CompiledRule[] = [];
+    if (shared.record !== event.record) shared = new RecordFacts(event.record, memoDecoder);
+    const facts = new Facts(event, shared);
+    alive.facts = facts;
+    const accountId = event.account.id;
+    const transactions = event.source === 'transactions';
+    const list = transactions ? index.candidates(facts) : ruleSet.bySource[event.source];
+    let matched: CompiledRule[] = NONE;
     let trace = false;
-    for (const rule of ruleSet.bySource[event.source]) {
-      if (rule.accountIds && !rule.accountIds.has(event.account.id)) continue;
+    for (let i = 0; i < list.length; i++) {
+      let rule: CompiledRule;
+      if (transactions) {
+        const c = list[i] as Candidate;
+        if (c.bounded && !withinBounds(c, facts)) continue;
+        rule = c.rule;
+      } else rule = list[i] as CompiledRule;
+      if (rule.accountIds && !rule.accountIds.has(accountId)) continue;
       const verdict = rule.predicate(facts);
       if (verdict === undefined) trace = true;
-      else if (verdict) matched.push(rule);
+      else if (verdict) {
+        if (matched === NONE) matched = [];
+        matched.push(rule);
+      }
     }
     const verification =
       event.annotations === undefined && matched.some((r) => r.verifyContracts && isContractCreation(facts));

@@ -73,6 +73,43 @@ describe('matchAccounts (the service account.id union, NOTES.md 5.3)', () => {
       },
       [],
     ],
+    [
+      'each account once, in first-seen order across HBAR and token rows',
+      {
+        transaction_id: '0.0.99-1-0',
+        transfers: [
+          { account: '0.0.30', amount: -5 },
+          { account: '0.0.98', amount: 1 },
+          { account: '0.0.20', amount: 4 },
+        ],
+        token_transfers: [
+          { token_id: '0.0.5', account: '0.0.40', amount: 1 },
+          { token_id: '0.0.5', account: '0.0.20', amount: -1 },
+          { token_id: '0.0.6', account: '0.0.30', amount: 2 },
+        ],
+      },
+      ['0.0.30', '0.0.20', '0.0.40'],
+    ],
+    [
+      'a transfer account that is only a prefix of the payer is not the payer',
+      {
+        transfers: [
+          { account: '0.0.1', amount: 3 },
+          { account: '0.0.20', amount: -3 },
+        ],
+      },
+      ['0.0.10', '0.0.20'],
+    ],
+    [
+      'payer first even when a transfer row names it again',
+      {
+        transfers: [
+          { account: '0.0.20', amount: 3 },
+          { account: '0.0.10', amount: -3 },
+        ],
+      },
+      ['0.0.10', '0.0.20'],
+    ],
     ['entity_id does not count', { transaction_id: '0.0.99-1-0', entity_id: '0.0.40' }, []],
     [
       'staking_reward_transfers do not count',

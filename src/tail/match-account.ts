@@ -10,12 +10,37 @@ const PAYER_CHILD_TYPES_KEPT = new Set(['CRYPTOCREATEACCOUNT', 'CRYPTOUPDATEACCO
 
 /** Accounts of `watched` the transaction involves, each once, in first-seen order. */
 export function matchAccounts(tx: Transaction, watched: ReadonlySet<string>): string[] {
-  const found = new Set<string>();
-  const payer = tx.transaction_id.slice(0, tx.transaction_id.indexOf('-'));
-  if (watched.has(payer) && payerBranchApplies(tx)) found.add(payer);
-  for (const t of tx.transfers) if (watched.has(t.account)) found.add(t.account);
-  for (const t of tx.token_transfers) if (watched.has(t.account)) found.add(t.account);
-  return [...found];
+  // A plain array with a linear duplicate check: a transaction involves few watched accounts.
+  const found: string[] = [];
+  const payer = payerOf(tx);
+  if (watched.has(payer) && payerBranchApplies(tx)) found.push(payer);
+  const transfers = tx.transfers;
+  for (let i = 0; i < transfers.length; i++) addWatched(found, (transfers[i] as Transfer).account, watched);
+  const tokens = tx.token_transfers;
+  for (let i = 0; i < tokens.length; i++) addWatched(found, (tokens[i] as TokenTransfer).account, watched);
+  return found;
+}
+
+/**
+ * `0.0.1234` of `0.0.1234-1565779444-711927000`. The payer nearly always has an HBAR transfer row (it pays the
+ * fee): that row's account string is used when it is the prefix, which spares a substring per record.
+ */
+function payerOf(tx: Transaction): string {
+  const id = tx.transaction_id;
+  const end = id.indexOf('-');
+  const transfers = tx.transfers;
+  for (let i = 0; i < transfers.length; i++) {
+    const account = (transfers[i] as Transfer).account;
+    if (account.length === end && id.startsWith(account)) return account;
+  }
+  return id.slice(0, end);
+}
+
+type Transfer = Transaction['transfers'][number];
+type TokenTransfer = Transaction['token_transfers'][number];
+
+function addWatched(found: string[], account: string, watched: ReadonlySet<string>): void {
+  if (watched.has(account) && !found.includes(account)) found.push(account);
 }
 
 function payerBranchApplies(tx: Transaction): boolean {

@@ -24,6 +24,10 @@ export const counterparty = defineCondition({
   compile: (value: Counterparty) => {
     const list = new Set(value.in ?? value.not_in);
     const wanted = value.in !== undefined;
-    return (f) => f.net() < 0n && f.counterparties().some((id) => list.has(id) === wanted);
+    return (f) => {
+      if (f.net() >= 0n) return false;
+      for (const id of f.counterparties()) if (list.has(id) === wanted) return true;
+      return false;
+    };
   },
 });

@@ -9,5 +9,8 @@ export const credit = defineCondition({
   doc: 'Net HBAR arriving at the watched account (fees included) is at least the amount.',
   example: '"0.5 hbar"',
   schema: () => HbarAmount,
-  compile: (min: bigint) => (f) => f.net() >= min && f.net() > 0n,
+  compile: (min: bigint) => (f) => {
+    const net = f.net();
+    return net > 0n && net >= min;
+  },
 });

@@ -9,5 +9,12 @@ export const debit = defineCondition({
   doc: 'Net HBAR leaving the watched account (fees included) is at least the amount.',
   example: '"10000 hbar"',
   schema: () => HbarAmount,
-  compile: (min: bigint) => (f) => -f.net() >= min && f.net() < 0n,
+  compile: (min: bigint) => {
+    // net ≤ −min, written without negating the net (a BigInt operation allocates).
+    const most = -min;
+    return (f) => {
+      const net = f.net();
+      return net < 0n && net <= most;
+    };
+  },
 });

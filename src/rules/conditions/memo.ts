@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineCondition } from '../condition.js';
-import { MEMO_EVAL_LIMIT } from '../facts.js';
 
 const Memo = z
   .object({
@@ -27,9 +26,25 @@ function isValidRegex(source: string): boolean {
   }
 }
 
+/** Characters that stand for themselves in a unicode-mode regex (outside classes and groups). */
+const LITERAL = /^[A-Za-z0-9 _\-:,;=@#%&!~'"<>]$/;
+
+/**
+ * The text every match of a case-sensitive regex starts with: the literal characters after a leading `^`
+ * (`^refund-\d+` → `refund-`), '' when unknown. A quantifier after the last one makes it optional, so it is
+ * dropped; any `|` (a top-level alternative escapes the anchor) gives ''. A cheap `startsWith` before the regex.
+ */
+export function literalPrefix(source: string): string {
+  if (!source.startsWith('^') || source.includes('|')) return '';
+  let end = 1;
+  while (end < source.length && LITERAL.test(source.charAt(end))) end++;
+  if ('?*+{'.includes(source.charAt(end) || '.')) end--;
+  return end > 1 ? source.slice(1, end) : '';
+}
+
 /**
  * The decoded memo (base64 → UTF-8) contains a text or matches a regex. Only the first MEMO_EVAL_LIMIT characters
- * are examined and regexes run in unicode mode without the sticky/global state, bounding their cost.
+ * are examined (Facts.memoHead) and regexes run in unicode mode without the sticky/global state, bounding their cost.
  */
 export const memo = defineCondition({
   name: 'memo',
@@ -41,12 +56,18 @@ export const memo = defineCondition({
   compile: (value: Memo) => {
     if (value.regex !== undefined) {
       const re = new RegExp(value.regex, value.ignore_case ? 'iu' : 'u');
-      return (f) => re.test(f.memo().slice(0, MEMO_EVAL_LIMIT));
+      const prefix = value.ignore_case ? '' : literalPrefix(value.regex);
+      if (!prefix) return (f) => re.test(f.memoHead());
+      return (f) => {
+        const text = f.memoHead();
+        return text.startsWith(prefix) && re.test(text);
+      };
     }
-    const needle = value.ignore_case ? (value.contains ?? '').toLowerCase() : (value.contains ?? '');
-    return (f) => {
-      const text = f.memo().slice(0, MEMO_EVAL_LIMIT);
-      return (value.ignore_case ? text.toLowerCase() : text).includes(needle);
-    };
+    if (value.ignore_case) {
+      const needle = (value.contains ?? '').toLowerCase();
+      return (f) => f.memoHeadLower().includes(needle);
+    }
+    const needle = value.contains ?? '';
+    return (f) => f.memoHead().includes(needle);
   },
 });
