@@ -1,6 +1,8 @@
 // Requests and staleness of the two tail strategies (and auto's pick) for 10, 1,000 and 10,000 watched
 // accounts, each with a transactions and a rewards stream, on the living simulator at 200 TPS, against the
-// minimum pages the new records need.
+// minimum pages the new records need. The global strategy runs in both of its modes: `global` is the default
+// `immediate` (head read every poll + a bounded sweep per sweep_interval), `global settled` reads only rows at
+// or below head − overlap (docs/tailing.md, "Race safety").
 //
 // Time is simulated and moves only while something waits: every request goes through the client's real
 // RequestBudget (50 requests/s, burst 50) whose clock is the ledger's and whose sleep moves the ledger on, and
@@ -15,6 +17,7 @@
 //                     polled every round, so each costs at least one page.
 // The head probe is overhead of the design and not in the minimum. auto uses the view of the strategy it ran;
 // "req ÷ global min" divides by the global view for every row, the one yardstick across strategies.
+// The measurement starts after WARMUP_MS of rounds (overlap + sweep interval), in the global modes' steady state.
 // Staleness (now − read cursor, includes the simulator's 2 s ingestion lag) is sampled over every stream just
 // before each round; p50 is the median over rounds of that moment's p50, p99 and max the worst over rounds.
 //
@@ -37,6 +40,11 @@ const TPS = 200;
 const BUDGET = 50;
 const INTERVAL_MS = 2_000;
 const MEASURE_MS = 60_000;
+/**
+ * Rounds before the measurement: overlap + sweep interval, so the global modes are in their steady state (a
+ * settled read or a sweep only starts once head − overlap has passed the start position).
+ */
+const WARMUP_MS = 20_000;
 const START_MS = 1_700_000_000_000;
 /** Consensus time a record can be older than its visibility: record file + lag + late delay, rounded up. */
 const VISIBILITY_SPAN_NS = timestampFromMillis(12_000);
@@ -116,7 +124,21 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-function createBenchTailer(ledger: SimLedger, ids: readonly number[], strategy: Strategy | 'auto') {
+/** A strategy row of the table: the tail.strategy value, and for the global strategy its mode. */
+type Contender = Strategy | 'auto' | 'global settled';
+
+function tailConfig(contender: Contender): TailConfig {
+  const [strategy, globalMode] =
+    contender === 'global settled' ? (['global', 'settled'] as const) : ([contender, 'immediate'] as const);
+  return TailConfig.parse({
+    strategy,
+    global_mode: globalMode,
+    poll_interval: `${INTERVAL_MS}ms`,
+    concurrency: 16,
+  });
+}
+
+function createBenchTailer(ledger: SimLedger, ids: readonly number[], contender: Contender) {
   const budget = createRequestBudget({
     requestsPerSecond: BUDGET,
     clock: ledger.now,
@@ -129,7 +151,7 @@ function createBenchTailer(ledger: SimLedger, ids: readonly number[], strategy: 
     source: clientTailSource(client),
     handler,
     accounts: watchedAccounts(AccountsConfig.parse(ids.map((id) => ({ id })))),
-    config: TailConfig.parse({ strategy, poll_interval: `${INTERVAL_MS}ms`, concurrency: 16 }),
+    config: tailConfig(contender),
     clock: ledger.now,
   });
   return { tailer, client };
@@ -143,7 +165,7 @@ async function roundAndWait(ledger: SimLedger, tailer: Tailer, signal: AbortSign
   if (rest > 0) ledger.advance(rest);
 }
 
-async function measure(accounts: number, strategy: Strategy | 'auto'): Promise<Row> {
+async function measure(accounts: number, strategy: Contender): Promise<Row> {
   const wallStart = performance.now();
   const ledger = await startLedger(accounts);
   ledger.advance(30_000);
@@ -155,8 +177,13 @@ async function measure(accounts: number, strategy: Strategy | 'auto'): Promise<R
   const truth = ledger.running.ledger.truth;
   const requests = () => ledger.running.faultStats().requests;
 
+  const warmupFrom = ledger.now();
   let prevNs = timestampFromMillis(ledger.now());
   await roundAndWait(ledger, tailer, signal); // start: cursors at the head, strategy chosen
+  while (ledger.now() - warmupFrom < WARMUP_MS) {
+    prevNs = timestampFromMillis(ledger.now()); // the first measured round counts from the last warm-up round
+    await roundAndWait(ledger, tailer, signal);
+  }
   const startMs = ledger.now();
   const requestsBefore = requests();
   const p50: number[] = [];
@@ -219,7 +246,7 @@ const load = () =>
 const loadBefore = load();
 const rows: Row[] = [];
 for (const accounts of accountCounts(process.argv.slice(2)))
-  for (const strategy of ['per-account', 'global', 'auto'] as const)
+  for (const strategy of ['per-account', 'global', 'global settled', 'auto'] as const)
     rows.push(await measure(accounts, strategy));
 
 console.log(

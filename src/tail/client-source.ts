@@ -9,7 +9,13 @@ export function clientTailSource(client: LedgerClient): TailSource {
       client.listTransactions(
         {
           ...(query.accountId === undefined ? {} : { accountId: query.accountId }),
-          timestamp: { op: 'gt', value: query.after },
+          timestamp:
+            query.upTo === undefined
+              ? { op: 'gt', value: query.after }
+              : [
+                  { op: 'gt', value: query.after },
+                  { op: 'lte', value: query.upTo },
+                ],
           order: query.order,
           limit: query.limit,
           ...(query.pushdown?.result ? { result: query.pushdown.result } : {}),

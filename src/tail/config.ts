@@ -65,6 +65,14 @@ export const TailConfig = z
     jitter: z.number().min(0).max(0.5).default(0.1),
     /** How far behind the newest visible row a record may still appear (NOTES.md 17). */
     overlap: duration().default(10_000),
+    /**
+     * Global strategy only. `immediate`: every poll reads the head (new rows handed over at once) and a bounded
+     * sweep re-reads what has become final, once per sweep_interval. `settled`: every poll reads only rows at
+     * or below head − overlap, each row once, so alerts come `overlap` later (docs/tailing.md, "Race safety").
+     */
+    global_mode: z.enum(['immediate', 'settled']).default('immediate'),
+    /** Global immediate mode: least time between two sweeps. Default: overlap, at least 1s. */
+    sweep_interval: duration({ min: '1s' }).optional(),
     start: z
       .string()
       .refine((s) => s === 'now' || /^\d{1,10}(\.\d{1,9})?$/.test(s), {
@@ -77,6 +85,7 @@ export const TailConfig = z
     max_backoff: duration({ min: '1s' }).default(60_000),
   })
   .strict()
+  .transform((c) => ({ ...c, sweep_interval: c.sweep_interval ?? Math.max(1000, c.overlap) }))
   .prefault({});
 export type TailConfig = z.output<typeof TailConfig>;
 

@@ -1,7 +1,15 @@
-// One poll of the global tail: every transaction after the global `safe` cursor, matched locally against the
-// watch set by the service's account.id union semantics; staking rewards come from each transaction's
-// staking_reward_transfers. Each (account, source) keeps its own dedup window, shared with per-account
-// polling, so the strategy can change between polls without repeats or gaps.
+// The global tail: every transaction of the ledger, matched locally against the watch set by the service's
+// account.id union semantics; staking rewards come from each transaction's staking_reward_transfers. Each
+// (account, source) keeps its own dedup window, shared with per-account polling, so the strategy can change
+// between polls without repeats or gaps.
+//
+// Two modes (docs/tailing.md, "Race safety"):
+// - immediate: every poll reads the head, `gt:<read>`, and hands new rows over at once; at most once per
+//   sweep_interval a sweep reads `gt:<safe>&lte:<H − overlap>` (H = the head observed before the sweep),
+//   hands over what the head reads missed (rows that became visible late) and moves `safe` there. Each row is
+//   read at most twice.
+// - settled: every poll reads only `gt:<safe>&lte:<H − overlap>` (H from the round's head probe) and moves
+//   `safe` there. Each row is read once, and handed over `overlap` later than in immediate mode.
 import { decodeEntityId, formatEntityId } from '../ledger/entity-id.js';
 import type { Transaction } from '../ledger/schema.js';
 import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
@@ -9,6 +17,7 @@ import type { PollResult } from './account-tailer.js';
 import { matchAccounts, passesPushdown } from './match-account.js';
 import { type AccountStream, GLOBAL_STREAM } from './streams.js';
 import { type Delivery, HEAD_PRIORITY, type TailContext, handOver, settledBound } from './tail-context.js';
+import type { Cursor } from './tail-state.js';
 
 /** The covered streams by account id, built once per watch list. */
 export interface GlobalIndex {
@@ -27,31 +36,122 @@ export function globalIndex(streams: readonly AccountStream[]): GlobalIndex {
   return { ids: new Set([...transactions.keys(), ...rewards.keys()]), transactions, rewards };
 }
 
-export async function pollGlobal(
+export type GlobalMode = 'immediate' | 'settled';
+
+export interface GlobalTailOptions {
+  readonly mode: GlobalMode;
+  /** Immediate mode: least time between the starts of two sweeps, ms. */
+  readonly sweepIntervalMs: number;
+  /** Milliseconds since the epoch (the tailer's clock): only schedules sweeps. */
+  readonly clock: () => number;
+}
+
+export interface GlobalTail {
+  /** One poll of the global stream (its cursor must exist: startGlobal). */
+  poll(signal: AbortSignal): Promise<PollResult>;
+}
+
+export function createGlobalTail(
+  ctx: TailContext,
+  index: GlobalIndex,
+  options: GlobalTailOptions,
+): GlobalTail {
+  // In memory on purpose: after a restart the first poll sweeps, which is always safe.
+  let lastSweepMs: number | undefined;
+  return {
+    async poll(signal) {
+      if (options.mode === 'settled') return (await sweep(ctx, index, signal)) ?? NOTHING;
+      const head = await readHead(ctx, index, signal);
+      const now = options.clock();
+      if (lastSweepMs !== undefined && now - lastSweepMs < options.sweepIntervalMs) return head;
+      const swept = await sweep(ctx, index, signal);
+      if (!swept) return head;
+      lastSweepMs = now;
+      return {
+        pages: head.pages + swept.pages,
+        delivered: head.delivered + swept.delivered,
+        dropped: head.dropped + swept.dropped,
+      };
+    },
+  };
+}
+
+const NOTHING: PollResult = { pages: 0, delivered: 0, dropped: 0 };
+
+function globalCursor(ctx: TailContext): Cursor {
+  const cursor = ctx.state.cursor(GLOBAL_STREAM);
+  if (!cursor) throw new Error('tail: the global stream has no cursor; call startGlobal first');
+  return cursor;
+}
+
+/**
+ * Immediate mode's head read: every row after `read` (the newest row read so far), handed over at once.
+ * It moves only `read`: rows at or below it that were still hidden are the sweep's.
+ */
+async function readHead(ctx: TailContext, index: GlobalIndex, signal: AbortSignal): Promise<PollResult> {
+  const cursor = globalCursor(ctx);
+  const r = await readRange(ctx, index, { after: cursor.read }, signal);
+  // Every visible row after `read` was read: their count over their span is the ledger's rate.
+  if (r.newest > cursor.read) ctx.head.sampleRate(r.rows + 1, cursor.read, r.newest);
+  ctx.state.transaction(() => ctx.state.advance(GLOBAL_STREAM, { safe: cursor.safe, read: r.newest }));
+  return r;
+}
+
+/**
+ * The bounded read both modes share: `gt:<safe>&lte:<bound>` with bound = H − overlap, H the newest row seen
+ * before it starts. Every row at or below the bound was visible all along (the skew assumption), so afterwards
+ * everything up to it has been handed over: `safe` moves there and the dedup window is pruned. Undefined when
+ * there is nothing to read (no head yet, or the bound has not passed `safe`).
+ */
+async function sweep(
   ctx: TailContext,
   index: GlobalIndex,
   signal: AbortSignal,
-): Promise<PollResult> {
-  const cursor = ctx.state.cursor(GLOBAL_STREAM);
-  if (!cursor) throw new Error('tail: the global stream has no cursor; call startGlobal first');
-  const headBefore = ctx.head.head;
+): Promise<PollResult | undefined> {
+  const cursor = globalCursor(ctx);
+  const bound = settledBound(ctx, ctx.head.head, cursor.safe);
+  if (bound <= cursor.safe) return undefined;
+  const r = await readRange(ctx, index, { after: cursor.safe, upTo: bound }, signal);
+  ctx.head.sampleRate(r.rows + 1, cursor.safe, bound);
+  ctx.state.transaction(() => {
+    const moved = ctx.state.advance(GLOBAL_STREAM, { safe: bound, read: bound });
+    ctx.state.pruneCovered(moved.safe);
+  });
+  return r;
+}
+
+interface RangeRead extends PollResult {
+  /** Rows read (all of them, matched or not). */
+  readonly rows: number;
+  /** The newest row read, or `after` when none. */
+  readonly newest: bigint;
+}
+
+/** Every page of `gt:after[&lte:upTo]`, each page's fresh records handed over in one transaction. */
+async function readRange(
+  ctx: TailContext,
+  index: GlobalIndex,
+  range: { readonly after: bigint; readonly upTo?: bigint },
+  signal: AbortSignal,
+): Promise<RangeRead> {
   const pages = ctx.source.transactions(
-    { after: formatTimestamp(cursor.safe), order: 'asc', limit: ctx.pageLimit },
+    {
+      after: formatTimestamp(range.after),
+      ...(range.upTo === undefined ? {} : { upTo: formatTimestamp(range.upTo) }),
+      order: 'asc',
+      limit: ctx.pageLimit,
+    },
     { signal, priority: HEAD_PRIORITY },
   );
-  const result = { pages: 0, delivered: 0, dropped: 0 };
-  let newest = cursor.read;
-  let rows = 0;
-  let last = cursor.safe;
+  const result = { pages: 0, delivered: 0, dropped: 0, rows: 0, newest: range.after };
   for await (const page of pages) {
     result.pages += 1;
     const fresh: Delivery[] = [];
     for (const tx of page.records) {
       const ts = parseTimestamp(tx.consensus_timestamp);
       ctx.head.observe(ts);
-      rows += 1;
-      last = ts;
-      if (ts > newest) newest = ts;
+      result.rows += 1;
+      if (ts > result.newest) result.newest = ts;
       for (const d of matches(tx, ts, index)) {
         if (ts <= (ctx.state.cursor(d.stream)?.safe ?? -1n) || ctx.state.isSeen(d.stream, ts)) {
           result.dropped += 1;
@@ -62,13 +162,6 @@ export async function pollGlobal(
     await handOver(ctx, fresh, signal);
     result.delivered += fresh.length;
   }
-  // Every row after `safe` was read: their count over their span is the ledger's rate.
-  if (last > cursor.safe) ctx.head.sampleRate(rows + 1, cursor.safe, last);
-  const safe = settledBound(ctx, headBefore, cursor.safe);
-  ctx.state.transaction(() => {
-    const moved = ctx.state.advance(GLOBAL_STREAM, { safe, read: newest });
-    ctx.state.pruneCovered(moved.safe);
-  });
   return result;
 }
 

@@ -1,17 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { chooseStrategy, estimateCosts } from './strategy.js';
 
-const BASE = { pollIntervalMs: 2000, overlapMs: 10_000, pageLimit: 100 };
+const BASE = { pollIntervalMs: 2000, sweepIntervalMs: 10_000, pageLimit: 100 };
 
 describe('estimateCosts (requests per poll interval)', () => {
   it.each([
-    [10, 200, { perAccount: 11, global: 25 }],
-    [1_000, 200, { perAccount: 1_001, global: 25 }],
-    [20_000, 200, { perAccount: 20_001, global: 25 }],
-    [10, 0.5, { perAccount: 11, global: 1 + 1 }],
-    [10, undefined, { perAccount: 11, global: 1 }],
-  ])('%d streams at %s TPS', (coveredStreams, tps, expected) => {
-    const costs = estimateCosts({ ...BASE, coveredStreams, tps });
+    // immediate: 4 pages of head read + its final page, plus a fifth of a 20-page sweep and its final page
+    [10, 200, 'immediate', { perAccount: 11, global: 10 }],
+    [1_000, 200, 'immediate', { perAccount: 1_001, global: 10 }],
+    [20_000, 200, 'immediate', { perAccount: 20_001, global: 10 }],
+    [10, 0.5, 'immediate', { perAccount: 11, global: 2 }],
+    [10, undefined, 'immediate', { perAccount: 11, global: 2 }],
+    // settled: 4 pages and the final one, plus the head probe
+    [10, 200, 'settled', { perAccount: 11, global: 6 }],
+    [10, 0.5, 'settled', { perAccount: 11, global: 2 }],
+    [10, undefined, 'settled', { perAccount: 11, global: 2 }],
+  ] as const)('%d streams at %s TPS, %s', (coveredStreams, tps, globalMode, expected) => {
+    const costs = estimateCosts({ ...BASE, coveredStreams, tps, globalMode });
 
     expect(costs).toEqual(expected);
   });

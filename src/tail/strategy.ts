@@ -9,7 +9,10 @@ export interface CostInputs {
   /** Ledger-wide transactions per second (consensus time); undefined = not measured yet. */
   readonly tps: number | undefined;
   readonly pollIntervalMs: number;
-  readonly overlapMs: number;
+  /** tail.global_mode. */
+  readonly globalMode: 'immediate' | 'settled';
+  /** tail.sweep_interval (immediate mode). */
+  readonly sweepIntervalMs: number;
   readonly pageLimit: number;
 }
 
@@ -20,14 +23,19 @@ export interface Costs {
 
 /**
  * Requests per poll interval. Per-account: one request per stream (quiet accounts fit one page) plus the
- * head probe. Global: every row of (interval + overlap) — each poll re-reads the overlap window — in pages,
- * plus the final page of the chain. Streams outside the global tail cost the same either way: left out.
+ * head probe. Global, in pages of the interval's rows (`rows`): immediate reads each row twice — the head read
+ * every poll (its rows plus its final page) and the sweep once per sweep interval (the same rows, plus its
+ * final page, shared by the polls of that interval); settled reads each row once, plus its final page and the
+ * head probe. Streams outside the global tail cost the same either way: left out.
  */
 export function estimateCosts(input: CostInputs): Costs {
   const perAccount = input.coveredStreams + 1;
-  const tps = input.tps ?? 0;
-  const rows = (tps * (input.pollIntervalMs + input.overlapMs)) / 1000;
-  const global = Math.ceil(rows / input.pageLimit) + 1;
+  const rows = ((input.tps ?? 0) * input.pollIntervalMs) / 1000;
+  const pages = rows / input.pageLimit;
+  const global =
+    input.globalMode === 'settled'
+      ? Math.floor(pages) + 2
+      : Math.ceil(2 * pages + 1 + input.pollIntervalMs / input.sweepIntervalMs);
   return { perAccount, global };
 }
 

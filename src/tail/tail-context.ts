@@ -43,7 +43,7 @@ export interface Delivery {
 /**
  * The pipeline step (docs/architecture.md): prepare, then ONE transaction that applies the records and marks
  * them seen. A crash before the commit replays the page on restart; after it, the page is never handed over
- * again because the overlap re-scan drops every timestamp in tail_seen.
+ * again because every re-read (per-account overlap, global sweep) drops the timestamps in tail_seen.
  */
 export async function handOver(ctx: TailContext, deliveries: readonly Delivery[], signal: AbortSignal) {
   if (deliveries.length === 0) return;

@@ -18,8 +18,10 @@ export interface TailRequestOptions {
 export interface TransactionQuery {
   /** Canonical id; absent for the global tail. */
   readonly accountId?: string;
-  /** Exclusive lower bound, wire form. */
+  /** Exclusive lower bound, wire form (timestamp=gt:). */
   readonly after: string;
+  /** Inclusive upper bound, wire form (timestamp=lte:); absent = up to the newest row. */
+  readonly upTo?: string;
   readonly order: 'asc' | 'desc';
   readonly limit: number;
   readonly pushdown?: Pushdown;

@@ -4,7 +4,7 @@
 // `rwp:<alias>` (rewards watched by alias, never covered by the global tail) and `global`.
 // Cursor `safe`: every record at or below it has been handed over; polls ask for timestamp=gt:safe.
 // Cursor `read`: the newest point the stream has been read through (for staleness only).
-// `tail_seen`: timestamps above `safe` already handed over; a poll drops them (the overlap re-scan).
+// `tail_seen`: timestamps above `safe` already handed over; a re-read (per-account overlap, global sweep) drops them.
 // Writes must run inside transaction() (the store's, via this class) together with the handler's apply().
 import type { Statement } from 'better-sqlite3';
 import type { StateStore } from '../state/store.js';

@@ -137,7 +137,9 @@ describe('createTailer scheduling', () => {
   });
 
   it.each([
-    [10, 5_000_000n, 'per-account'],
+    // 200 TPS: per-account 5 + 1 requests per interval; global (immediate) ⌈2 × 4 + 1 + 2 s/10 s⌉ = 10
+    [5, 5_000_000n, 'per-account'],
+    [20, 5_000_000n, 'global'],
     [10, 50_000_000n, 'global'],
     [2_000, 5_000_000n, 'global'],
   ])(

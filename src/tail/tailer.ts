@@ -10,7 +10,7 @@ import { pollAccountStream, type PollResult } from './account-tailer.js';
 import { Backoff } from './backoff.js';
 import { type Pushdown, TailConfig, startPosition } from './config.js';
 import { ensureCursors, startGlobal, stopGlobal } from './cursors.js';
-import { globalIndex, pollGlobal } from './global-tailer.js';
+import { createGlobalTail, globalIndex } from './global-tailer.js';
 import { HeadTracker } from './head-tracker.js';
 import { probeHead, recentFrom } from './probe-head.js';
 import type { RecordHandler } from './record-handler.js';
@@ -87,6 +87,11 @@ export function createTailer(options: TailerOptions): Tailer {
   };
   const streams = accountStreams(options.accounts, options.pushdown);
   const index = globalIndex(streams);
+  const globalTail = createGlobalTail(ctx, index, {
+    mode: config.global_mode,
+    sweepIntervalMs: config.sweep_interval,
+    clock,
+  });
   const backoff = new Backoff(config.poll_interval, config.max_backoff, random);
   let current: Strategy | undefined;
   let rounds = 0;
@@ -118,7 +123,8 @@ export function createTailer(options: TailerOptions): Tailer {
         coveredStreams: index.transactions.size + index.rewards.size,
         tps: head.tps,
         pollIntervalMs: config.poll_interval,
-        overlapMs: config.overlap,
+        globalMode: config.global_mode,
+        sweepIntervalMs: config.sweep_interval,
         pageLimit: ctx.pageLimit,
       }),
     );
@@ -144,7 +150,10 @@ export function createTailer(options: TailerOptions): Tailer {
     rounds += 1;
     const strategy = current ?? 'per-account';
     const totals = { pages: probed ?? 0, delivered: 0, dropped: 0, failed: 0 };
-    if (strategy === 'per-account' && probed === undefined)
+    // Per-account polls and the settled global read both settle against a fresh head; the immediate global
+    // read finds the head itself.
+    const probes = strategy === 'per-account' || config.global_mode === 'settled';
+    if (probes && probed === undefined)
       totals.pages += await probeHead(ctx, signal, timestampFromMillis(clock()));
     const jobs = pollJobs(strategy).map((job) => () => runJob(job.key, job.poll, totals, signal));
     await runPool(jobs, config.concurrency);
@@ -162,7 +171,7 @@ export function createTailer(options: TailerOptions): Tailer {
       .sort(byPriorityThenStaleness)
       .map((s) => ({ key: s.key, poll: (signal: AbortSignal) => pollAccountStream(ctx, s, signal) }));
     if (strategy === 'per-account' || !backoff.ready(GLOBAL_STREAM, now)) return perAccount;
-    return [{ key: GLOBAL_STREAM, poll: (signal) => pollGlobal(ctx, index, signal) }, ...perAccount];
+    return [{ key: GLOBAL_STREAM, poll: (signal) => globalTail.poll(signal) }, ...perAccount];
   }
 
   function byPriorityThenStaleness(a: AccountStream, b: AccountStream): number {

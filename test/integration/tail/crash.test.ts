@@ -84,7 +84,7 @@ describe('durability across SIGKILL', () => {
 
     for (let life = 0; ; life++) {
       const strategy = life % 2 === 0 ? 'per-account' : 'global';
-      const killAfter = kills < KILLS ? rng.between(3, 120) : Number.POSITIVE_INFINITY;
+      const killAfter = kills < KILLS ? rng.between(3, 60) : Number.POSITIVE_INFINITY;
       const outcome = await live(
         ledger,
         [ledger.url, dir, strategy, String(START_MS / 1000), JSON.stringify(entries)],
