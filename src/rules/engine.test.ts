@@ -125,6 +125,48 @@ describe('engine: count windows', () => {
     expect(counts).toEqual(expected);
   });
 
+  // Before a window fires, only matches that can still be among the 10 newest when it does keep a record; the
+  // alert must list exactly the 10 newest matches in the window, expiry and a restart in between included.
+  const BURST_15 = COUNT.replace('count: 3', 'count: 15');
+  const shown = (alert: { records: readonly { consensusTimestamp: string }[] } | undefined) =>
+    alert?.records.map((r) => r.consensusTimestamp);
+
+  it('lists the 10 newest matches when a window of 15 fires', () => {
+    const engine = createEngine(ruleSetFrom(BURST_15));
+    const times = Array.from({ length: 15 }, (_, i) => i * 10);
+
+    const alerts = times.flatMap((s) => engine.evaluate(failed(s)).alerts);
+
+    expect(alerts).toHaveLength(1);
+    expect(shown(alerts[0])).toEqual(times.slice(5).map(at));
+  });
+
+  it('lists the 10 newest in the window after older matches expired and the state was restored', () => {
+    const before = createEngine(ruleSetFrom(BURST_15));
+    // 14 matches (9 at 0-8 s, 5 at 100-104 s); the first 9 fall out of the 10-minute window while 10 new ones
+    // arrive at 601-610 s, so the count stays at 13 until it reaches 15 at 610 s.
+    const early = [...Array.from({ length: 9 }, (_, i) => i), 100, 101, 102, 103, 104];
+    const late = Array.from({ length: 10 }, (_, i) => 601 + i);
+    const fired = early.flatMap((s) => before.evaluate(failed(s)).alerts);
+    const after = createEngine(ruleSetFrom(BURST_15), JSON.parse(JSON.stringify(before.snapshot())));
+    const alerts = late.flatMap((s) => after.evaluate(failed(s)).alerts);
+
+    expect(fired).toEqual([]);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.matchCount).toBe(15);
+    expect(shown(alerts[0])).toEqual(late.map(at));
+  });
+
+  it('keeps no record digest in a group far below its threshold', () => {
+    const engine = createEngine(ruleSetFrom(BURST_15));
+    for (const s of [0, 10, 20]) engine.evaluate(failed(s));
+
+    const [group] = engine.snapshot().groups;
+
+    expect(group?.window).toHaveLength(3);
+    expect(group?.records).toEqual([]);
+  });
+
   it('resolves on a tick once the window has drained, and reports the count it fired with', () => {
     const engine = createEngine(ruleSetFrom(COUNT));
     const fired = [0, 100, 200].flatMap((s) => engine.evaluate(failed(s)).alerts);

@@ -20,9 +20,9 @@ export function alertKey(ruleId: string, group: Readonly<Record<string, string>>
 
 /** alertKey from parallel key / value lists (the engine's hot path builds no group object for known keys). */
 export function keyOf(ruleId: string, keys: readonly string[], values: readonly string[]): string {
-  let key = `${ruleId}{`;
-  for (let i = 0; i < keys.length; i++) key += `${i ? ',' : ''}${keys[i]}=${quote(values[i] ?? '')}`;
-  return `${key}}`;
+  // join() yields one flat string; `+=` would keep a tree of concatenation nodes alive in every stored key.
+  const parts = keys.map((k, i) => `${k}=${quote(values[i] ?? '')}`);
+  return [ruleId, '{', parts.join(','), '}'].join('');
 }
 
 const PLAIN = /^[\w.:@/-]*$/;

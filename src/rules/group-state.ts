@@ -42,6 +42,11 @@ export interface StoredGroupState {
 
 export const MAX_RECORDS = 10;
 
+/**
+ * Every field is set here, optional ones to undefined, so all states share one shape with in-object fields: at
+ * 10,000 accounts × 100 rules there are hundreds of thousands of them, and a field added later costs each one a
+ * separate property array.
+ */
 export function newGroupState(
   key: string,
   ruleId: string,
@@ -51,15 +56,32 @@ export function newGroupState(
     key,
     ruleId,
     group,
+    account: undefined,
     firing: false,
+    startsNs: undefined,
+    lastSentNs: undefined,
     repeats: 0,
     matchCount: 0,
-    records: [],
-    times: [],
-    amounts: [],
+    records: NONE,
+    times: NONE,
+    amounts: NONE,
     sum: 0n,
+    lastSeenNs: undefined,
   };
 }
+
+/** `list` with `item` appended, keeping the newest `max`: a new array of exactly that size (push would reserve 17 slots). */
+export function appendNewest<T>(list: readonly T[], item: T, max: number): T[] {
+  const keep = Math.max(0, Math.min(list.length, max - 1));
+  // concat allocates exactly; slice + push or [...list, item] reserve spare slots (measured: twice the memory).
+  return (keep === list.length ? list : list.slice(list.length - keep)).concat([item]);
+}
+
+/**
+ * The records and amounts of a state that has none: one frozen array shared by all of them (a write to it throws,
+ * so code that must replace it cannot silently push instead).
+ */
+export const NONE: never[] = Object.freeze([]) as unknown as never[];
 
 export function storeGroupState(s: GroupState): StoredGroupState {
   return {
@@ -81,15 +103,17 @@ export function storeGroupState(s: GroupState): StoredGroupState {
 export function restoreGroupState(s: StoredGroupState): GroupState {
   const big = (v: string | undefined) => (v === undefined ? undefined : BigInt(v));
   const amounts = s.window.map(([, a]) => BigInt(a));
-  return {
-    ...s,
-    group: { ...s.group },
-    records: [...s.records],
-    startsNs: big(s.startsNs),
-    lastSentNs: big(s.lastSentNs),
-    lastSeenNs: big(s.lastSeenNs),
-    times: s.window.map(([t]) => BigInt(t)),
-    amounts,
-    sum: amounts.reduce((a, b) => a + b, 0n),
-  };
+  const state = newGroupState(s.key, s.ruleId, { ...s.group });
+  state.account = s.account;
+  state.firing = s.firing;
+  state.startsNs = big(s.startsNs);
+  state.lastSentNs = big(s.lastSentNs);
+  state.repeats = s.repeats;
+  state.matchCount = s.matchCount;
+  state.records = [...s.records];
+  state.times = s.window.map(([t]) => BigInt(t));
+  state.amounts = amounts;
+  state.sum = amounts.reduce((a, b) => a + b, 0n);
+  state.lastSeenNs = big(s.lastSeenNs);
+  return state;
 }

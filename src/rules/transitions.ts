@@ -8,6 +8,8 @@ import type { Facts } from './facts.js';
 import { alertKey, groupValue, keyOf } from './group-key.js';
 import {
   MAX_RECORDS,
+  NONE,
+  appendNewest,
   newGroupState,
   restoreGroupState,
   storeGroupState,
@@ -31,30 +33,54 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     else deleted.add(g.key); // the rule is gone: forget its state
   }
 
-  // Keys of the common `group_by: [account]`, built once per rule and account (this runs per match).
-  const accountKeys = new Map(ruleSet.rules.map((r) => [r, new Map<string, string>()]));
+  // The common `group_by: [account]`: its states by rule and account id, so a match builds no key (this runs per
+  // match), and one shared group object per account. Entries live exactly as long as the state they point to.
+  const byAccount = new Map<string, Map<string, GroupState>>();
+  const accountGroups = new Map<string, Readonly<Record<string, string>>>();
+  // One AlertAccount per watched account, shared by all of its states.
+  const alertAccounts = new WeakMap<WatchedAccount, AlertAccount>();
+  const perAccount = (rule: { groupBy: readonly string[] }) =>
+    rule.groupBy.length === 1 && rule.groupBy[0] === 'account';
+  function index(rule: CompiledRule | undefined, s: GroupState): void {
+    if (rule && perAccount(rule)) {
+      let m = byAccount.get(rule.id);
+      if (!m) byAccount.set(rule.id, (m = new Map()));
+      m.set(s.group.account ?? '', s);
+    }
+  }
+  function unindex(s: GroupState): void {
+    byAccount.get(s.ruleId)?.delete(s.group.account ?? '');
+  }
+  for (const s of states.values()) index(rules.get(s.ruleId), s);
 
-  function keyFor(rule: CompiledRule, values: readonly string[]): string {
-    const cache =
-      rule.groupBy.length === 1 && rule.groupBy[0] === 'account' ? accountKeys.get(rule) : undefined;
-    const cached = cache?.get(values[0] ?? '');
-    if (cached) return cached;
-    const key = keyOf(rule.id, rule.groupBy, values);
-    cache?.set(values[0] ?? '', key);
-    return key;
+  function lookup(rule: CompiledRule, values: readonly string[]): GroupState | undefined {
+    if (perAccount(rule)) return byAccount.get(rule.id)?.get(values[0] ?? '');
+    return states.get(keyOf(rule.id, rule.groupBy, values));
+  }
+
+  function groupOf(rule: CompiledRule, values: readonly string[]): Readonly<Record<string, string>> {
+    if (!perAccount(rule)) return Object.fromEntries(rule.groupBy.map((k, i) => [k, values[i] ?? '']));
+    const id = values[0] ?? '';
+    let g = accountGroups.get(id);
+    if (!g) accountGroups.set(id, (g = { account: id }));
+    return g;
   }
 
   function stateFor(rule: CompiledRule, values: readonly string[], account: WatchedAccount): GroupState {
-    const key = keyFor(rule, values);
-    let s = states.get(key);
+    let s = lookup(rule, values);
     if (!s) {
-      const group = Object.fromEntries(rule.groupBy.map((k, i) => [k, values[i] ?? '']));
-      states.set(key, (s = newGroupState(key, rule.id, group)));
+      const key = keyOf(rule.id, rule.groupBy, values);
+      s = states.get(key) ?? newGroupState(key, rule.id, groupOf(rule, values));
+      states.set(key, s);
+      index(rule, s);
     }
-    if (s.account?.name !== account.name || s.account.labels !== account.labels)
-      s.account = toAlertAccount(account);
-    dirty.add(key);
-    if (deleted.size) deleted.delete(key);
+    if (s.account?.name !== account.name || s.account.labels !== account.labels) {
+      let shared = alertAccounts.get(account);
+      if (!shared) alertAccounts.set(account, (shared = toAlertAccount(account)));
+      s.account = shared;
+    }
+    dirty.add(s.key);
+    if (deleted.size) deleted.delete(s.key);
     return s;
   }
 
@@ -77,7 +103,7 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
   function resolve(rule: CompiledRule, s: GroupState, nowNs: bigint, view: Record<string, unknown>): Alert {
     s.firing = false;
     const alert = buildAlert({ rule, state: s, status: 'resolved', view, endsNs: nowNs });
-    s.records = [];
+    s.records = NONE;
     s.matchCount = 0;
     return alert;
   }
@@ -100,14 +126,16 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     if (s.firing && !windowHolds(s, w)) out.push(resolve(rule, s, t, recordView(f, ruleSet.explorerLink)));
     if (!s.firing) {
       // Before it fires, the records roll: the newest ones, as many as are still in the window (same order).
-      s.records.push(alertRecord(f, ruleSet.explorerLink));
-      s.records = s.records.slice(-Math.min(MAX_RECORDS, s.times.length));
+      if (mayBeShown(w, s))
+        s.records = appendNewest(s.records, alertRecord(f, ruleSet.explorerLink), MAX_RECORDS);
+      if (s.records.length > s.times.length) s.records = s.records.slice(s.records.length - s.times.length);
       s.matchCount = s.times.length;
       if (windowHolds(s, w)) out.push(fire(rule, s, t, recordView(f, ruleSet.explorerLink), ann));
       return;
     }
     s.matchCount++;
-    if (s.records.length < MAX_RECORDS) s.records.push(alertRecord(f, ruleSet.explorerLink));
+    if (s.records.length < MAX_RECORDS)
+      s.records = appendNewest(s.records, alertRecord(f, ruleSet.explorerLink), MAX_RECORDS);
     if (t - (s.lastSentNs ?? 0n) >= rule.throttleNs)
       out.push(fire(rule, s, t, recordView(f, ruleSet.explorerLink), ann));
   }
@@ -124,10 +152,11 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     const due = s.lastSentNs === undefined || t - s.lastSentNs >= rule.throttleNs;
     if (due) {
       s.matchCount = 0;
-      s.records = [];
+      s.records = NONE;
     }
     s.matchCount++;
-    if (s.records.length < MAX_RECORDS) s.records.push(alertRecord(f, ruleSet.explorerLink));
+    if (s.records.length < MAX_RECORDS)
+      s.records = appendNewest(s.records, alertRecord(f, ruleSet.explorerLink), MAX_RECORDS);
     if (due) out.push(fire(rule, s, t, recordView(f, ruleSet.explorerLink), ann));
   }
 
@@ -156,6 +185,7 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
       }
       if (isStale(rule, s, nowNs, absenceAccounts.get(rule))) {
         states.delete(s.key);
+        unindex(s);
         dirty.delete(s.key);
         deleted.add(s.key);
       }
@@ -214,6 +244,18 @@ function isStale(
   if (rule.window?.kind === 'absent') return !watched?.has(s.group.account ?? '');
   if (rule.window) return !s.firing && s.times.length === 0;
   return s.lastSentNs === undefined || nowNs - s.lastSentNs >= rule.throttleNs;
+}
+
+/**
+ * Whether a match of a count window that has not fired yet can still be among the MAX_RECORDS newest records when
+ * it fires. It fires on the match that brings the count to the threshold N; the i-th newest record then (i = 0 for
+ * the newest) entered at a count of at least N − i (expiry only ever removes older matches), so a record entering
+ * at a count of N − MAX_RECORDS or less is never shown and need not be kept. Most groups never get near N: at
+ * 10,000 accounts this keeps a record digest in only the few that do. Sum windows keep theirs (amounts, not
+ * counts, decide when they fire).
+ */
+function mayBeShown(w: CompiledWindow, s: GroupState): boolean {
+  return w.kind !== 'count' || BigInt(s.times.length) > w.threshold - BigInt(MAX_RECORDS);
 }
 
 function windowAmount(w: CompiledWindow, f: Facts): bigint {

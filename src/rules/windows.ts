@@ -1,15 +1,20 @@
 // Count and sum windows over consensus time: what is in the window after a match or a tick, and whether it fires.
 import type { CompiledWindow } from './compile.js';
-import type { GroupState } from './group-state.js';
+import { appendNewest, type GroupState } from './group-state.js';
 
 /** Sum windows keep at most this many entries per group; beyond it the oldest drop (under-counting, never noise). */
 export const MAX_WINDOW_ENTRIES = 10_000;
 
 /** Adds a match at `nowNs` carrying `amount` (tinybars; counts keep no amounts) and trims the window. */
 export function addToWindow(state: GroupState, w: CompiledWindow, nowNs: bigint, amount: bigint): void {
-  state.times.push(nowNs);
+  // Most groups hold a handful of matches: exact-size copies instead of push's 17 reserved slots, which at
+  // hundreds of thousands of groups is most of their memory. Larger windows push (amortised O(1)).
+  const small = state.times.length < SMALL_WINDOW;
+  if (small) state.times = appendNewest(state.times, nowNs, state.times.length + 1);
+  else state.times.push(nowNs);
   if (w.kind !== 'count') {
-    state.amounts.push(amount);
+    if (small) state.amounts = appendNewest(state.amounts, amount, state.amounts.length + 1);
+    else state.amounts.push(amount);
     state.sum += amount;
   }
   trimWindow(state, w, nowNs);
@@ -17,6 +22,8 @@ export function addToWindow(state: GroupState, w: CompiledWindow, nowNs: bigint,
   const cap = w.kind === 'count' ? Number(w.threshold) : MAX_WINDOW_ENTRIES;
   if (state.times.length > cap) drop(state, state.times.length - cap);
 }
+
+const SMALL_WINDOW = 32;
 
 /** Drops entries at or before nowNs − duration. */
 export function trimWindow(state: GroupState, w: CompiledWindow, nowNs: bigint): void {
