@@ -157,6 +157,39 @@ describe('engine: count windows', () => {
     expect(shown(alerts[0])).toEqual(late.map(at));
   });
 
+  it('fires with the right count and records after a restart while the group was still bare times', () => {
+    const before = createEngine(ruleSetFrom(BURST_15));
+    [0, 10, 20, 30].forEach((s) => before.evaluate(failed(s)));
+    const after = createEngine(ruleSetFrom(BURST_15), JSON.parse(JSON.stringify(before.snapshot())));
+    const times = Array.from({ length: 11 }, (_, i) => 40 + i * 10);
+
+    const alerts = times.flatMap((s) => after.evaluate(failed(s)).alerts);
+
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.matchCount).toBe(15);
+    expect(shown(alerts[0])).toEqual(times.slice(1).map(at));
+  });
+
+  it('writes a bare group as it changes and deletes it once its window has drained', () => {
+    const engine = createEngine(ruleSetFrom(BURST_15));
+    engine.evaluate(failed(0));
+    const written = engine.takeChanges();
+    engine.tick(ms(601));
+    const drained = engine.takeChanges();
+    engine.evaluate(failed(700));
+    engine.tick(ms(1301));
+    engine.evaluate(failed(1400)); // the same key again in the batch that deleted it: written, not deleted
+
+    expect(written.upserts.map((g) => [g.key, g.window.length])).toEqual([
+      ['failed-burst{account="0.0.1001"}', 1],
+    ]);
+    expect(drained).toEqual({ upserts: [], deletes: ['failed-burst{account="0.0.1001"}'] });
+    expect(engine.takeChanges()).toEqual({
+      upserts: [expect.objectContaining({ key: 'failed-burst{account="0.0.1001"}', matchCount: 1 })],
+      deletes: [],
+    });
+  });
+
   it('keeps no record digest in a group far below its threshold', () => {
     const engine = createEngine(ruleSetFrom(BURST_15));
     for (const s of [0, 10, 20]) engine.evaluate(failed(s));

@@ -16,6 +16,7 @@ import {
   type GroupState,
   type StoredGroupState,
 } from './group-state.js';
+import { PendingCounts, pendingKey, pendingLimit } from './pending-counts.js';
 import { alertRecord, recordView } from './view.js';
 import { addToWindow, trimWindow, windowHolds } from './windows.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
@@ -28,9 +29,20 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
   const states = new Map<string, GroupState>();
   const dirty = new Set<string>();
   const deleted = new Set<string>();
+  // Count windows per account far below their threshold: bare match times (pending-counts.ts).
+  const pending = new PendingCounts();
+  const limits = new Map(ruleSet.rules.map((r) => [r.id, pendingLimitOf(r)]));
   for (const g of snapshot?.groups ?? []) {
-    if (rules.has(g.ruleId)) states.set(g.key, restoreGroupState(g));
-    else deleted.add(g.key); // the rule is gone: forget its state
+    const rule = rules.get(g.ruleId);
+    if (!rule)
+      deleted.add(g.key); // the rule is gone: forget its state
+    else if (restoresPending(g, limits.get(rule.id) ?? 0))
+      pending.restore(
+        rule.id,
+        g.group.account ?? '',
+        g.window.map(([t]) => BigInt(t)),
+      );
+    else states.set(g.key, restoreGroupState(g));
   }
 
   // The common `group_by: [account]`: its states by rule and account id, so a match builds no key (this runs per
@@ -71,6 +83,9 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     if (!s) {
       const key = keyOf(rule.id, rule.groupBy, values);
       s = states.get(key) ?? newGroupState(key, rule.id, groupOf(rule, values));
+      // A pending group outgrew its bound: it becomes a full state with the times it had.
+      const times = perAccount(rule) ? pending.take(rule.id, values[0] ?? '') : undefined;
+      if (times) s.times = [...times];
       states.set(key, s);
       index(rule, s);
     }
@@ -110,6 +125,7 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
 
   function onMatch(rule: CompiledRule, f: Facts, ann: Annotations, out: Alert[]): void {
     const t = f.timeNs();
+    if (addPending(rule, f.account.id, t)) return;
     const s = stateFor(
       rule,
       rule.groupBy.map((k) => groupValue(k, f)),
@@ -138,6 +154,15 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
       s.records = appendNewest(s.records, alertRecord(f, ruleSet.explorerLink), MAX_RECORDS);
     if (t - (s.lastSentNs ?? 0n) >= rule.throttleNs)
       out.push(fire(rule, s, t, recordView(f, ruleSet.explorerLink), ann));
+  }
+
+  /** A match of a group that stays pending (far below the threshold, no full state): true when taken. */
+  function addPending(rule: CompiledRule, account: string, t: bigint): boolean {
+    const limit = limits.get(rule.id) ?? 0;
+    if (limit === 0 || !rule.window || byAccount.get(rule.id)?.has(account)) return false;
+    if (!pending.add(rule.id, account, rule.window, limit, t)) return false;
+    if (deleted.size) deleted.delete(pendingKey(rule.id, account));
+    return true;
   }
 
   /** No window: the first match fires; later ones are counted until the throttle has passed, then fire anew. */
@@ -172,8 +197,11 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
 
   function onTick(nowNs: bigint): Alert[] {
     const out: Alert[] = [];
-    for (const rule of ruleSet.rules)
+    for (const rule of ruleSet.rules) {
       if (rule.window?.kind === 'absent') tickAbsence(rule, rule.window, nowNs, out);
+      if (rule.window && limits.get(rule.id))
+        for (const key of pending.trim(rule.id, rule.window, nowNs)) deleted.add(key);
+    }
     for (const s of [...states.values()]) {
       const rule = rules.get(s.ruleId);
       const w = rule?.window;
@@ -215,13 +243,16 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
   return {
     onMatch,
     onTick,
-    groups: (): StoredGroupState[] => [...states.values()].map(storeGroupState),
+    groups: (): StoredGroupState[] => [...[...states.values()].map(storeGroupState), ...pending.stored()],
     takeChanges(): StateChanges {
       const changes = {
-        upserts: [...dirty].flatMap((k) => {
-          const s = states.get(k);
-          return s ? [storeGroupState(s)] : [];
-        }),
+        upserts: [
+          ...[...dirty].flatMap((k) => {
+            const s = states.get(k);
+            return s ? [storeGroupState(s)] : [];
+          }),
+          ...pending.takeDirty(),
+        ],
         deletes: [...deleted],
       };
       dirty.clear();
@@ -256,6 +287,24 @@ function isStale(
  */
 function mayBeShown(w: CompiledWindow, s: GroupState): boolean {
   return w.kind !== 'count' || BigInt(s.times.length) > w.threshold - BigInt(MAX_RECORDS);
+}
+
+/** How many matches a group of this rule may hold as bare times (0: never; see pending-counts.ts). */
+function pendingLimitOf(rule: CompiledRule): number {
+  const perAccount = rule.groupBy.length === 1 && rule.groupBy[0] === 'account';
+  return perAccount && rule.window ? pendingLimit(rule.window) : 0;
+}
+
+/** A stored group that is restored as bare times: it would have stayed pending had the process not stopped. */
+function restoresPending(g: StoredGroupState, limit: number): boolean {
+  return (
+    limit > 0 &&
+    !g.firing &&
+    g.records.length === 0 &&
+    g.window.length > 0 &&
+    g.window.length <= limit &&
+    g.lastSentNs === undefined
+  );
 }
 
 function windowAmount(w: CompiledWindow, f: Facts): bigint {
