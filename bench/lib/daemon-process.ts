@@ -1,9 +1,12 @@
-// `ledger-sentinel run` (or any subcommand) as a child process from the sources (tsx), so it can be killed with
-// SIGKILL and its RSS sampled on its own. Output is kept in memory for the secret scan and waited on by content.
+// `ledger-sentinel run` (or any subcommand) as a child process, from the sources through tsx or (compiled) as the
+// image runs it, so it can be killed with SIGKILL and its RSS sampled on its own. Output is kept in memory for the
+// secret scan and waited on by content.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -21,13 +24,22 @@ export interface SentinelProcess {
   kill(signal?: NodeJS.Signals): void;
 }
 
-export function spawnSentinel(
-  argv: readonly string[],
-  options: { env?: Record<string, string>; cwd?: string } = {},
-): SentinelProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...argv], {
+export interface SpawnOptions {
+  readonly env?: Record<string, string>;
+  readonly cwd?: string;
+  /**
+   * Run what the image runs: `bin/ledger-sentinel.js` on the compiled dist/ (build it first: `npm run build`),
+   * with the chart's NODE_OPTIONS unless env sets its own. Default: the sources through tsx.
+   */
+  readonly compiled?: boolean;
+}
+
+export function spawnSentinel(argv: readonly string[], options: SpawnOptions = {}): SentinelProcess {
+  const entry = options.compiled ? ['bin/ledger-sentinel.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const nodeOptions = options.compiled ? { NODE_OPTIONS: chartNodeOptions() } : {};
+  const child = spawn(process.execPath, [...entry, ...argv], {
     cwd: options.cwd ?? REPO,
-    env: { PATH: process.env.PATH ?? '', ...options.env },
+    env: { PATH: process.env.PATH ?? '', ...nodeOptions, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -79,6 +91,15 @@ export function spawnSentinel(
     kill: (signal = 'SIGTERM') => void child.kill(signal),
   };
   return proc;
+}
+
+/** `nodeOptions` of the Helm chart's values.yaml: the V8 flags the daemon runs with in Kubernetes. */
+export function chartNodeOptions(): string {
+  const values = parse(readFileSync(join(REPO, 'helm/ledger-sentinel/values.yaml'), 'utf8')) as {
+    nodeOptions?: unknown;
+  };
+  if (typeof values.nodeOptions !== 'string') throw new Error('helm values.yaml has no nodeOptions string');
+  return values.nodeOptions;
 }
 
 /** Resident set size of a process in MiB, from /proc (Linux). */

@@ -30,6 +30,8 @@ export interface RigOptions {
   /** Notifier names for the marker rule (default ops-slack). */
   readonly ruleNotifiers?: readonly string[];
   readonly env?: Record<string, string>;
+  /** Run the compiled daemon with the chart's NODE_OPTIONS, as deployed (daemon-process.ts). */
+  readonly compiled?: boolean;
 }
 
 export interface Rig {
@@ -67,7 +69,10 @@ export async function startRig(ctx: ChaosContext, options: RigOptions): Promise<
     dir,
     daemons,
     async start() {
-      const daemon = spawnSentinel(['run', '--config', dir.configPath], { env: options.env ?? {} });
+      const daemon = spawnSentinel(['run', '--config', dir.configPath], {
+        env: options.env ?? {},
+        compiled: options.compiled,
+      });
       daemons.push(daemon);
       await daemon.waitFor((out) => out.includes('"msg":"started"'), 60_000);
       return daemon;

@@ -360,6 +360,18 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
     expect(ci.notes).not.toContain('WARNING');
   });
 
+  it('caps the V8 heap through NODE_OPTIONS by default (the flags bench 4 and chaos 8 run with), or not at all', () => {
+    const env = (result: typeof defaults) =>
+      (manifest(result, 'Deployment').spec.template.spec.containers[0].env ?? []) as Obj[];
+    const none = renderChart({ binary, valuesFiles: [writeValues({ nodeOptions: '' })] });
+
+    const nodeOptions = readValues().nodeOptions;
+
+    expect(nodeOptions).toMatch(/--max-old-space-size=\d+/);
+    expect(env(defaults)).toContainEqual({ name: 'NODE_OPTIONS', value: nodeOptions });
+    expect(env(none).map((e) => e.name)).not.toContain('NODE_OPTIONS');
+  });
+
   it('falls back to an emptyDir and warns in NOTES without persistence', () => {
     const result = renderChart({ binary, valuesFiles: [writeValues({ persistence: { enabled: false } })] });
 
