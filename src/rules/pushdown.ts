@@ -58,7 +58,7 @@ function impliedByKey(name: string, value: unknown): Implied {
 }
 
 /** A result list implies a class when all its names are in it (the service's success set decides). */
-function resultClass(value: 'success' | 'fail' | readonly string[]): Implied {
+export function resultClass(value: 'success' | 'fail' | readonly string[]): Implied {
   if (typeof value === 'string') return { result: value };
   if (value.every((name) => SUCCESS_RESULTS.has(name))) return { result: 'success' };
   if (value.every((name) => !SUCCESS_RESULTS.has(name))) return { result: 'fail' };

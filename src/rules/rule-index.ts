@@ -5,6 +5,7 @@
 import type { WhenNode } from './condition.js';
 import type { CompiledRule, RuleSet } from './compile.js';
 import type { Facts } from './facts.js';
+import { resultClass } from './pushdown.js';
 import { SUCCESS_RESULTS } from '../ledger/result-codes.js';
 
 /** What a rule's predicate needs to be anything but false; a missing key means no such need is known. */
@@ -37,7 +38,7 @@ function guardOfKey(name: string, value: unknown): Guard {
     case 'type':
       return { types: new Set(value as string[]) };
     case 'result':
-      return resultGuard(value as 'success' | 'fail' | readonly string[]);
+      return resultClass(value as 'success' | 'fail' | readonly string[]);
     case 'debit':
       return { sign: 'negative', netMax: -(value as bigint) };
     case 'counterparty':
@@ -57,13 +58,6 @@ function guardOfKey(name: string, value: unknown): Guard {
     default:
       return {};
   }
-}
-
-function resultGuard(value: 'success' | 'fail' | readonly string[]): Guard {
-  if (typeof value === 'string') return { result: value };
-  if (value.every((name) => SUCCESS_RESULTS.has(name))) return { result: 'success' };
-  if (value.every((name) => !SUCCESS_RESULTS.has(name))) return { result: 'fail' };
-  return {};
 }
 
 /** An empty memo can match only a regex that matches '' (`contains` texts are never empty). */
