@@ -71,7 +71,11 @@ function impliedByNot(node: WhenNode): Implied {
   if (keys.length !== 1) return {};
   if (keys[0] === 'not') return impliedBy(node.not as WhenNode);
   if (keys[0] !== 'result') return {};
-  const value = node.result as 'success' | 'fail' | string[];
+  return negatedResultClass(node.result as 'success' | 'fail' | readonly string[]);
+}
+
+/** The class `not: { result: value }` implies: the other class, or `fail` when the list covers every success. */
+export function negatedResultClass(value: 'success' | 'fail' | readonly string[]): Implied {
   if (value === 'success') return { result: 'fail' };
   if (value === 'fail') return { result: 'success' };
   return [...SUCCESS_RESULTS].every((name) => value.includes(name)) ? { result: 'fail' } : {};

@@ -5,7 +5,7 @@
 import type { WhenNode } from './condition.js';
 import type { CompiledRule, RuleSet } from './compile.js';
 import type { Facts } from './facts.js';
-import { resultClass } from './pushdown.js';
+import { negatedResultClass, resultClass } from './pushdown.js';
 import { SUCCESS_RESULTS } from '../ledger/result-codes.js';
 
 /** What a rule's predicate needs to be anything but false; a missing key means no such need is known. */
@@ -72,10 +72,7 @@ function notGuard(node: WhenNode): Guard {
   if (keys.length !== 1) return {};
   if (keys[0] === 'not') return guardOf(node.not as WhenNode);
   if (keys[0] !== 'result') return {};
-  const value = node.result as 'success' | 'fail' | readonly string[];
-  if (value === 'success') return { result: 'fail' };
-  if (value === 'fail') return { result: 'success' };
-  return [...SUCCESS_RESULTS].every((name) => value.includes(name)) ? { result: 'fail' } : {};
+  return negatedResultClass(node.result as 'success' | 'fail' | readonly string[]);
 }
 
 /** Both hold: either side's need stands (a contradiction keeps one side, which is still a need). */
