@@ -214,6 +214,37 @@ describe('pipeline handler', () => {
     expect(p.outbox.depth().get('ops')).toBe(1);
   });
 
+  it.each([
+    [
+      'verifies a creation whose deep trace makes the rule match',
+      6,
+      ['0x0000000000000000000000000000000000001b5f'],
+    ],
+    ['does not verify a creation whose shallow trace rules it out', 1, []],
+  ])('%s (the verification need is decided after the trace)', async (_label, depth, expected) => {
+    const rules = `rules:
+  - id: deep-creation
+    when: { type: [CONTRACTCREATEINSTANCE], call_depth: 5 }
+    verify_contracts: true
+    summary: deep creation
+    notify: [ops]
+`;
+    const asked: string[] = [];
+    const p = setup(() => [action({ call_depth: depth })], {
+      rules,
+      verify: async (address) => {
+        asked.push(address);
+        return { status: 'perfect' };
+      },
+    });
+    const creation = item(tx({ name: 'CONTRACTCREATEINSTANCE', entity_id: '0.0.7007' }));
+
+    p.applyInTransaction(await p.handler.prepare([creation], signal));
+
+    expect(asked).toEqual(expected);
+    expect(p.outbox.depth().get('ops') ?? 0).toBe(expected.length);
+  });
+
   it('verifies a contract a watched account created and puts the status into the alert', async () => {
     const rules = `rules:
   - id: new-contract

@@ -91,11 +91,12 @@ export async function enrichEvent(
   let event: EngineEvent = { source: item.source, record: item.record, account: item.account };
   if (item.source !== 'transactions') return event;
   const tx: Transaction = item.record;
-  if (engine.needs(event).trace) {
+  let needs = engine.needs(event);
+  if (needs.trace) {
     event = { ...event, traces: await actionsOf(tx, deps.traces) };
+    needs = engine.needs(event); // a rule decided by the trace may be the one that asks for verification
   }
-  if (engine.needs(event).verification)
-    event = { ...event, annotations: await deps.verification.annotate(tx) };
+  if (needs.verification) event = { ...event, annotations: await deps.verification.annotate(tx) };
   return event;
 }
 
