@@ -13,6 +13,11 @@ export function groupValue(key: string, f: Facts): string {
   return f.tx?.entity_id ?? '';
 }
 
+/** `group_by: [account]`, the default: one alert per rule and watched account. */
+export function groupsByAccount(groupBy: readonly string[]): boolean {
+  return groupBy.length === 1 && groupBy[0] === 'account';
+}
+
 /** `large-debit{account="0.0.1234"}`: Prometheus-style, stable, unique per rule + group values. */
 export function alertKey(ruleId: string, group: Readonly<Record<string, string>>): string {
   return keyOf(ruleId, Object.keys(group), Object.values(group));

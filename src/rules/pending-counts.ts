@@ -27,10 +27,6 @@ export class PendingCounts {
   /** rule id → accounts whose times changed since the last takeDirty(). */
   private readonly dirty = new Map<string, Set<string>>();
 
-  has(ruleId: string, account: string): boolean {
-    return this.byRule.get(ruleId)?.has(account) ?? false;
-  }
-
   get(ruleId: string, account: string): readonly bigint[] | undefined {
     return this.byRule.get(ruleId)?.get(account);
   }

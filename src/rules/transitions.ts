@@ -5,7 +5,7 @@ import { buildAlert } from './build-alert.js';
 import type { CompiledRule, CompiledWindow, RuleSet } from './compile.js';
 import type { EngineSnapshot, StateChanges } from './engine.js';
 import type { Facts } from './facts.js';
-import { alertKey, groupValue, keyOf } from './group-key.js';
+import { alertKey, groupValue, groupsByAccount, keyOf } from './group-key.js';
 import {
   MAX_RECORDS,
   NONE,
@@ -51,8 +51,7 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
   const accountGroups = new Map<string, Readonly<Record<string, string>>>();
   // One AlertAccount per watched account, shared by all of its states.
   const alertAccounts = new WeakMap<WatchedAccount, AlertAccount>();
-  const perAccount = (rule: { groupBy: readonly string[] }) =>
-    rule.groupBy.length === 1 && rule.groupBy[0] === 'account';
+  const perAccount = (rule: CompiledRule) => groupsByAccount(rule.groupBy);
   function index(rule: CompiledRule | undefined, s: GroupState): void {
     if (rule && perAccount(rule)) {
       let m = byAccount.get(rule.id);
@@ -291,8 +290,7 @@ function mayBeShown(w: CompiledWindow, s: GroupState): boolean {
 
 /** How many matches a group of this rule may hold as bare times (0: never; see pending-counts.ts). */
 function pendingLimitOf(rule: CompiledRule): number {
-  const perAccount = rule.groupBy.length === 1 && rule.groupBy[0] === 'account';
-  return perAccount && rule.window ? pendingLimit(rule.window) : 0;
+  return groupsByAccount(rule.groupBy) && rule.window ? pendingLimit(rule.window) : 0;
 }
 
 /** A stored group that is restored as bare times: it would have stayed pending had the process not stopped. */
