@@ -3,8 +3,9 @@
 // A count window of N fires on the match that brings it to N, and shows the MAX_RECORDS newest matches then, so
 // while a group holds no more than N − MAX_RECORDS matches it needs nothing but their times: no record, no alert
 // state. With 10,000 accounts and a hundred windowed rules nearly every group is such a group, and as a bare
-// array in a per-rule map it costs about a fifth of a full GroupState (docs/performance.md, "Memory"). The
-// transitions promote a group to a full GroupState when it outgrows that bound, and store both kinds alike.
+// array in a per-rule map it costs about a fifth of a full GroupState (docs/performance.md, "Memory"). Most such
+// groups hold a single match, so one time is kept as the bigint itself, not an array of one: that halves them
+// again. The transitions promote a group to a full GroupState when it outgrows that bound, and store both alike.
 import type { CompiledWindow } from './compile.js';
 import { keyOf } from './group-key.js';
 import { MAX_RECORDS, type StoredGroupState } from './group-state.js';
@@ -21,19 +22,22 @@ export function pendingKey(ruleId: string, account: string): string {
   return keyOf(ruleId, BY_ACCOUNT, [account]);
 }
 
+/** A group's match times: one, or several oldest first. */
+type Times = bigint | readonly bigint[];
+
 export class PendingCounts {
-  /** rule id → account id → match times, oldest first. */
-  private readonly byRule = new Map<string, Map<string, readonly bigint[]>>();
+  /** rule id → account id → match times. */
+  private readonly byRule = new Map<string, Map<string, Times>>();
   /** rule id → accounts whose times changed since the last takeDirty(). */
   private readonly dirty = new Map<string, Set<string>>();
 
   get(ruleId: string, account: string): readonly bigint[] | undefined {
-    return this.byRule.get(ruleId)?.get(account);
+    return listOf(this.byRule.get(ruleId)?.get(account));
   }
 
-  /** Restores stored times (no change to write back). */
+  /** Restores stored times, oldest first (no change to write back). */
   restore(ruleId: string, account: string, times: readonly bigint[]): void {
-    this.rule(ruleId).set(account, times);
+    if (times.length) this.rule(ruleId).set(account, times.length === 1 ? (times[0] as bigint) : times);
   }
 
   /**
@@ -41,9 +45,12 @@ export class PendingCounts {
    * group would then hold more than `limit` matches: the caller promotes it to a full state.
    */
   add(ruleId: string, account: string, w: CompiledWindow, limit: number, nowNs: bigint): boolean {
-    const times = inWindow(this.get(ruleId, account) ?? [], w, nowNs);
-    if (times.length + 1 > limit) return false;
-    this.rule(ruleId).set(account, times.concat([nowNs]));
+    const held = this.byRule.get(ruleId)?.get(account);
+    const times = held === undefined ? undefined : inWindow(held, w, nowNs);
+    if (countOf(times) + 1 > limit) return false;
+    const added =
+      times === undefined ? nowNs : typeof times === 'bigint' ? [times, nowNs] : times.concat([nowNs]);
+    this.rule(ruleId).set(account, added);
     this.markDirty(ruleId, account);
     return true;
   }
@@ -63,7 +70,7 @@ export class PendingCounts {
     for (const [account, times] of groups ?? []) {
       const kept = inWindow(times, w, nowNs);
       if (kept === times) continue;
-      if (kept.length) {
+      if (kept !== undefined) {
         groups?.set(account, kept);
         this.markDirty(ruleId, account);
       } else {
@@ -79,7 +86,7 @@ export class PendingCounts {
   stored(): StoredGroupState[] {
     const out: StoredGroupState[] = [];
     for (const [ruleId, groups] of this.byRule)
-      for (const [account, times] of groups) out.push(toStored(ruleId, account, times));
+      for (const [account, times] of groups) out.push(toStored(ruleId, account, listOf(times) ?? []));
     return out;
   }
 
@@ -95,7 +102,7 @@ export class PendingCounts {
     return out;
   }
 
-  private rule(ruleId: string): Map<string, readonly bigint[]> {
+  private rule(ruleId: string): Map<string, Times> {
     let groups = this.byRule.get(ruleId);
     if (!groups) this.byRule.set(ruleId, (groups = new Map()));
     return groups;
@@ -108,12 +115,23 @@ export class PendingCounts {
   }
 }
 
-/** `times` without the entries at or before nowNs − duration (the same array when none left). */
-function inWindow(times: readonly bigint[], w: CompiledWindow, nowNs: bigint): readonly bigint[] {
+/** `times` without the entries at or before nowNs − duration: the same value when none left, undefined when all. */
+function inWindow(times: Times, w: CompiledWindow, nowNs: bigint): Times | undefined {
   const oldest = nowNs - w.durationNs;
+  if (typeof times === 'bigint') return times <= oldest ? undefined : times;
   let n = 0;
   while (n < times.length && (times[n] ?? 0n) <= oldest) n++;
-  return n === 0 ? times : times.slice(n);
+  if (n === 0) return times;
+  if (n >= times.length) return undefined;
+  return n === times.length - 1 ? (times[n] as bigint) : times.slice(n);
+}
+
+function countOf(times: Times | undefined): number {
+  return times === undefined ? 0 : typeof times === 'bigint' ? 1 : times.length;
+}
+
+function listOf(times: Times | undefined): readonly bigint[] | undefined {
+  return typeof times === 'bigint' ? [times] : times;
 }
 
 function toStored(ruleId: string, account: string, times: readonly bigint[]): StoredGroupState {
