@@ -64,7 +64,7 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
         round(secondHalfGrowth(samples), 1),
         '<=',
         FLAT_BOUND_MIB,
-        { unit: 'MiB' },
+        { unit: 'MiB', note: 'least-squares slope × duration' },
       ),
       checked(SUITE, 'error log lines', errors.length, '==', 0),
       checked(SUITE, 'daemon still running', daemon.child.exitCode === null ? 1 : 0, '==', 1),

@@ -4,6 +4,9 @@ import { metricsText, rssMiB } from './daemon-process.js';
 export interface Sample {
   readonly at: number;
   readonly rssMiB: number;
+  /** V8 heap in use and committed, from the daemon's own process metrics (NaN when /metrics did not answer). */
+  readonly heapUsedMiB: number;
+  readonly heapTotalMiB: number;
   /** Largest ledger_sentinel_account_staleness_seconds series (the 10 stalest streams are exported). */
   readonly maxStalenessS: number;
   readonly lagS: number;
@@ -29,6 +32,8 @@ export async function sample(pid: number, httpUrl: string): Promise<Sample> {
   return {
     at: Date.now(),
     rssMiB: rssMiB(pid),
+    heapUsedMiB: mib(gaugeValues(text, 'ledger_sentinel_nodejs_heap_size_used_bytes')[0]),
+    heapTotalMiB: mib(gaugeValues(text, 'ledger_sentinel_nodejs_heap_size_total_bytes')[0]),
     maxStalenessS: staleness.length ? Math.max(...staleness) : NaN,
     lagS: gaugeValues(text, 'ledger_sentinel_query_service_lag_seconds')[0] ?? NaN,
     recordsProcessed: sum(gaugeValues(text, 'ledger_sentinel_records_processed_total')),
@@ -37,10 +42,28 @@ export async function sample(pid: number, httpUrl: string): Promise<Sample> {
   };
 }
 
-/** RSS growth over the second half of the samples: last-quarter mean minus second-quarter mean, in MiB. */
+function mib(bytes: number | undefined): number {
+  return bytes === undefined ? NaN : Math.round((bytes / 1_048_576) * 10) / 10;
+}
+
+/**
+ * RSS growth over the second half of the run, in MiB: the least-squares slope of RSS against time over the samples
+ * of the second half, times that half's duration. A fit, not last − first, so one GC sawtooth at either end does
+ * not decide it; a steady climb shows in full.
+ */
 export function secondHalfGrowth(samples: readonly Sample[]): number {
-  const q = Math.floor(samples.length / 4);
-  if (q === 0) return NaN;
-  const mean = (list: readonly Sample[]) => list.reduce((n, s) => n + s.rssMiB, 0) / list.length;
-  return mean(samples.slice(samples.length - q)) - mean(samples.slice(q, 2 * q));
+  const half = samples.slice(Math.floor(samples.length / 2));
+  if (half.length < 3) return NaN;
+  const t0 = (half[0] as Sample).at;
+  const xs = half.map((s) => (s.at - t0) / 1000);
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = half.reduce((a, s) => a + s.rssMiB, 0) / half.length;
+  let sxy = 0;
+  let sxx = 0;
+  half.forEach((s, i) => {
+    const dx = (xs[i] as number) - mx;
+    sxy += dx * (s.rssMiB - my);
+    sxx += dx * dx;
+  });
+  return sxx === 0 ? NaN : (sxy / sxx) * ((xs.at(-1) as number) - (xs[0] as number));
 }
