@@ -7,7 +7,13 @@ import {
   type Harness,
 } from '../../test/fixtures/ledger/client-harness.js';
 import { errorBody, sendJson } from '../../test/fixtures/ledger/http-server.js';
-import { ForeignLinkError, InvalidParameterError, LedgerHttpError, SelfLinkError } from './errors.js';
+import {
+  ForeignLinkError,
+  InvalidParameterError,
+  LedgerHttpError,
+  LinkLoopError,
+  SelfLinkError,
+} from './errors.js';
 import { VERSION } from '../version.js';
 import { createLedgerClient } from './client.js';
 
@@ -114,6 +120,27 @@ describe('ledger client pagination', () => {
 
     await expect(run).rejects.toThrow(SelfLinkError);
     expect(h.server.requests).toHaveLength(1);
+  });
+
+  it('stops a walk whose next link returns to an earlier page (A → B → A) after reading each page once', async () => {
+    const a = '/api/v1/transactions?limit=1&timestamp=gt:1.000000000';
+    const b = '/api/v1/transactions?limit=1&timestamp=gt:2.000000000';
+    h = await harness((req, res) =>
+      req.url === b
+        ? sendJson(res, 200, { transactions: [tx(3)], links: { next: a } })
+        : sendJson(res, 200, { transactions: [tx(2)], links: { next: b } }),
+    );
+    const seen: string[] = [];
+
+    const run = (async () => {
+      for await (const page of h.client.pages('transactions', a))
+        seen.push(...page.records.map((r) => r.consensus_timestamp));
+    })();
+
+    await expect(run).rejects.toThrow(LinkLoopError);
+    await expect(run).rejects.toThrow(/returns to a page already read in this walk/);
+    expect(seen).toEqual(['2.000000001', '3.000000001']);
+    expect(h.server.requests.map((r) => r.url)).toEqual([a, b]);
   });
 
   it('fetches one page of a persisted next link', async () => {

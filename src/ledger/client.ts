@@ -5,6 +5,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { VERSION } from '../version.js';
 import { getParsed, type GetOptions, type LedgerMetrics, type RequestContext } from './ledger-request.js';
 import { parsePageText, type Endpoint, type Page, type RecordOf } from './page.js';
+import { LinkLoopError } from './errors.js';
 import { parseBase, requestPath, resolveLink } from './pagination.js';
 import {
   actionsUrl,
@@ -99,11 +100,16 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
 
   async function* pages<K extends Endpoint>(endpoint: K, url: string, opts: ListOptions = {}) {
     let current = resolveLink(base, url, '');
+    // Every path of this walk: a link back to any of them (A → B → A) is a loop, not only one back to itself.
+    const walked = new Set([current]);
     for (;;) {
       const page = await fetchPage(endpoint, current, opts);
       yield page;
       if (page.next === null) return;
-      current = resolveLink(base, page.next, current);
+      const next = resolveLink(base, page.next, current);
+      if (walked.has(next)) throw new LinkLoopError(page.next, current);
+      walked.add(next);
+      current = next;
     }
   }
 

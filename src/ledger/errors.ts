@@ -57,6 +57,19 @@ export class SelfLinkError extends Error {
   }
 }
 
+/** A next link back to a page already read in the same walk (A → B → A): following it would loop forever. */
+export class LinkLoopError extends Error {
+  override readonly name = 'LinkLoopError';
+  constructor(
+    readonly link: string,
+    readonly current: string,
+  ) {
+    super(
+      `next link "${link}" of ${current} returns to a page already read in this walk; the query service is paginating in a loop, so the walk stops here (the pages read so far are kept)`,
+    );
+  }
+}
+
 export class ResponseTooLargeError extends Error {
   override readonly name = 'ResponseTooLargeError';
   constructor(
