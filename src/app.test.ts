@@ -20,11 +20,11 @@ describe('app logger', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  function load(token: string): Loaded {
+  function load(token: string, rules = 'rules/*.yaml'): Loaded {
     writeFileSync(
       join(dir, 'config.yaml'),
       `ledger: { base_url: "http://127.0.0.1:9" }
-rules: { paths: [rules/*.yaml] }
+rules: { paths: [${rules}] }
 notifiers:
   ops: { kind: slack, webhook_url: "https://hooks.example.com/services/${token}" }
 state: { dir: ${join(dir, 'state')} }
@@ -57,5 +57,30 @@ daemon: { watch_files: false }
     expect(text).not.toContain('FIRSTsecretTOKEN');
     expect(text).not.toContain('SECONDsecretTOKEN');
     expect(text.match(/\[redacted\]/g)?.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('stops exporting the series of a rule a reload removed, and keeps those of the rules still loaded', async () => {
+    writeFileSync(
+      join(dir, 'rules', 'q.yaml'),
+      'rules:\n  - id: q\n    when: { result: fail }\n    summary: s\n',
+    );
+    const app = createApp({
+      loaded: load('T'),
+      logDestination: new PassThrough(),
+      stdout: new PassThrough(),
+    });
+    await app.start();
+    app.metrics.alerts.inc({ rule: 'q', severity: 'warning', status: 'firing' });
+    app.metrics.alerts.inc({ rule: 'r', severity: 'warning', status: 'firing' });
+    const series = async () => await app.metrics.registry.metrics();
+    expect(await series()).toMatch(/rule_matches_total\{rule="q"\}/);
+
+    await app.reload(load('T', 'rules/r.yaml'));
+    const text = await series();
+    await app.stop({ graceMs: 0 });
+
+    expect(text).not.toMatch(/rule="q"/);
+    expect(text).toMatch(/rule_matches_total\{rule="r"\} 0/);
+    expect(text).toMatch(/alerts_total\{rule="r",severity="warning",status="firing"\} 1/);
   });
 });

@@ -9,7 +9,7 @@ import type { Writable } from 'node:stream';
 import { formatIssue } from './config/config-error.js';
 import { startHttpServer, type RunningHttpServer } from './observability/http-server.js';
 import type { Logger } from './observability/logger.js';
-import type { Metrics } from './observability/metrics.js';
+import { forgetRemovedRules, type Metrics } from './observability/metrics.js';
 import type { StateStore } from './state/store.js';
 import { loadAll, type Loaded } from './app/load-all.js';
 import { readinessChecks } from './app/readiness.js';
@@ -132,6 +132,7 @@ export function createApp(options: AppOptions): App {
       secrets.set(next.config);
       log.level = options.logLevel ?? next.config.log.level;
       shared.engines.replace(next.ruleSet);
+      await forgetRemovedRules(metrics, new Set(next.ruleSet.rules.map((r) => r.id)));
       runtime = startRuntime(shared, next, channels);
       markLoaded(true);
       watch();

@@ -163,3 +163,21 @@ export function createMetrics(options: MetricsOptions = {}) {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * Drops the per-rule series (matches, alerts) of rules that are no longer loaded, so after a reload that removes
+ * a rule its series stop being exported instead of lingering until a restart. Returns how many were dropped.
+ */
+export async function forgetRemovedRules(
+  metrics: Pick<Metrics, 'ruleMatches' | 'alerts'>,
+  loaded: ReadonlySet<string>,
+): Promise<number> {
+  let dropped = 0;
+  for (const counter of [metrics.ruleMatches, metrics.alerts] as Counter<string>[])
+    for (const { labels } of (await counter.get()).values)
+      if (typeof labels.rule === 'string' && !loaded.has(labels.rule)) {
+        counter.remove(labels);
+        dropped++;
+      }
+  return dropped;
+}
