@@ -24,6 +24,7 @@ import type { EngineHolder } from './engine-holder.js';
 import type { Loaded } from './load-all.js';
 import { createPipelineHandler } from './pipeline.js';
 import { createSelfMonitor, type SelfMonitorState } from './self-monitor.js';
+import type { SelfMonitorRepo } from './self-monitor-repo.js';
 import { runTailLoop, type TailHealth } from './tail-loop.js';
 import { verifyFor } from './verify-adapter.js';
 
@@ -42,6 +43,7 @@ export interface Shared {
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly startedAt: number;
   readonly selfMonitor: SelfMonitorState;
+  readonly selfMonitorRepo: SelfMonitorRepo;
 }
 
 export interface Runtime {
@@ -80,10 +82,13 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
   const tailer = tailerFor(shared, loaded, client, handler);
   const tailLoop = startTailLoop(shared, loaded, tailer, controller.signal);
   const tick = setInterval(() => tickEngine(shared, routes, worker), config.daemon.tick_interval);
-  const emit = (alerts: readonly Alert[]) => {
-    store.transaction(() => emitAlerts({ outbox, routes }, alerts));
+  const emit = (alerts: readonly Alert[], state: SelfMonitorState) => {
+    store.transaction(() => {
+      emitAlerts({ outbox, routes }, alerts);
+      shared.selfMonitorRepo.save(state);
+    });
     countAlerts(metrics, alerts);
-    worker.poke();
+    if (alerts.length > 0) worker.poke();
   };
   const checks = startSelfMonitoring(shared, loaded, tailer, emit);
   return {
@@ -135,7 +140,7 @@ function startSelfMonitoring(
   shared: Shared,
   loaded: Loaded,
   tailer: Tailer,
-  emit: (alerts: readonly Alert[]) => void,
+  emit: (alerts: readonly Alert[], state: SelfMonitorState) => void,
 ): NodeJS.Timeout | undefined {
   const { config, accounts } = loaded;
   const { health, metrics, clock, startedAt, log, selfMonitor: state } = shared;
@@ -144,6 +149,7 @@ function startSelfMonitoring(
   const monitor = createSelfMonitor({
     ...{
       config: config.self_monitoring,
+      notifiers: Object.keys(config.notifiers),
       health,
       accounts,
       staleness,

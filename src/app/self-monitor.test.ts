@@ -16,7 +16,8 @@ import type { StreamStaleness } from '../tail/staleness.js';
 import { createTailer } from '../tail/tailer.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 import { SelfMonitoringConfig } from './config.js';
-import { createSelfMonitor, type SelfMonitorDeps } from './self-monitor.js';
+import { createSelfMonitor, type SelfMonitorDeps, type SelfMonitorState } from './self-monitor.js';
+import { createSelfMonitorRepo } from './self-monitor-repo.js';
 import { createTailHealth } from './tail-loop.js';
 
 function setup(overrides: Record<string, unknown> = {}, options: Partial<SelfMonitorDeps> = {}) {
@@ -33,6 +34,7 @@ function setup(overrides: Record<string, unknown> = {}, options: Partial<SelfMon
     metrics,
     clock: () => time.now,
     startedAt: time.now,
+    notifiers: ['ops', 'pager'],
     emit: (alerts) => emitted.push(...alerts),
     log: createLogger({ level: 'silent', secrets: ['x-never-x'] }),
     ...options,
@@ -87,6 +89,125 @@ describe('self-monitoring checks', () => {
       'sentinel-delivery-failing:firing:pager',
       'sentinel-delivery-failing:resolved:pager',
     ]);
+  });
+});
+
+describe('self-monitoring across a restart (state in the state store)', () => {
+  /** One process's monitor on a shared store: its state is loaded from and saved to the store, as runtime.ts does. */
+  function life(
+    store: ReturnType<typeof openStateStore>,
+    now: number,
+    options: Partial<SelfMonitorDeps> = {},
+  ) {
+    const repo = createSelfMonitorRepo(store);
+    const emitted: Alert[] = [];
+    const emit = (alerts: readonly Alert[], state: SelfMonitorState) =>
+      store.transaction(() => {
+        emitted.push(...alerts);
+        repo.save(state);
+      });
+    const process = setup({}, { state: repo.load(), emit, startedAt: now, ...options });
+    process.time.now = now;
+    return { ...process, emitted };
+  }
+
+  it('keeps a query-service-down alert firing through a restart, without firing it again, until a poll answers', async () => {
+    const store = openStateStore({ dir: ':memory:' });
+    const first = life(store, 1_000_000);
+    first.time.now += 120_001;
+    await first.monitor.check();
+    expect(summary(first.emitted)).toEqual(['sentinel-query-service-down:firing:ops+pager']);
+
+    const second = life(store, first.time.now + 5_000);
+    await second.monitor.check();
+    second.time.now += 60_000;
+    await second.monitor.check();
+    const beforeAnswer = [...second.emitted];
+    second.health.markPolled(second.time.now);
+    await second.monitor.check();
+
+    expect(beforeAnswer).toEqual([]);
+    expect(second.monitor.firing().map((a) => a.ruleId)).toEqual([]);
+    expect(summary(second.emitted)).toEqual(['sentinel-query-service-down:resolved:ops+pager']);
+    expect(second.emitted[0]?.startsAt).toBe(first.emitted[0]?.startsAt);
+  });
+
+  it('holds back staleness alerts after a restart while the service is still not confirmed back', async () => {
+    const store = openStateStore({ dir: ':memory:' });
+    const first = life(store, 1_000_000);
+    first.time.now += 120_001;
+    await first.monitor.check();
+
+    const second = life(store, first.time.now + 1_000);
+    second.streams.push({ account: '0.0.7', source: 'transactions', seconds: 900 });
+    await second.monitor.check();
+    const whileUnconfirmed = [...second.emitted];
+    second.health.markPolled(second.time.now);
+    await second.monitor.check();
+
+    expect(whileUnconfirmed).toEqual([]);
+    expect(summary(second.emitted)).toEqual([
+      'sentinel-account-stale:firing:ops+pager',
+      'sentinel-query-service-down:resolved:ops+pager',
+    ]);
+  });
+
+  it('carries a run of failed deliveries over a restart, and resolves on the first send after it', async () => {
+    const store = openStateStore({ dir: ':memory:' });
+    const first = life(store, 1_000_000);
+    first.health.markPolled(first.time.now);
+    first.metrics.notifications.inc({ notifier: 'ops', outcome: 'retry', reason: 'http_500' }, 2);
+    await first.monitor.check();
+
+    // Two failures before the restart and one after make the three of delivery_failures.
+    const second = life(store, first.time.now + 1_000);
+    second.health.markPolled(second.time.now);
+    await second.monitor.check();
+    second.metrics.notifications.inc({ notifier: 'ops', outcome: 'dead', reason: 'http_500' });
+    await second.monitor.check();
+    const fired = [...second.emitted];
+
+    const third = life(store, second.time.now + 1_000);
+    third.health.markPolled(third.time.now);
+    await third.monitor.check();
+    const afterRestart = [...third.emitted];
+    third.metrics.notifications.inc({ notifier: 'ops', outcome: 'sent', reason: '' });
+    await third.monitor.check();
+
+    expect(summary(fired)).toEqual(['sentinel-delivery-failing:firing:pager']);
+    expect(afterRestart).toEqual([]);
+    expect(summary(third.emitted)).toEqual(['sentinel-delivery-failing:resolved:pager']);
+  });
+
+  it('resolves the delivery alert of a notifier that is no longer configured', async () => {
+    const store = openStateStore({ dir: ':memory:' });
+    const first = life(store, 1_000_000);
+    first.health.markPolled(first.time.now);
+    first.metrics.notifications.inc({ notifier: 'ops', outcome: 'retry', reason: 'http_500' }, 3);
+    await first.monitor.check();
+
+    const second = life(store, first.time.now + 1_000, { notifiers: ['pager'] });
+    second.health.markPolled(second.time.now);
+    await second.monitor.check();
+
+    expect(summary(first.emitted)).toEqual(['sentinel-delivery-failing:firing:pager']);
+    expect(summary(second.emitted)).toEqual(['sentinel-delivery-failing:resolved:pager']);
+  });
+
+  it('adopts nothing when the write fails, so the next check emits the same transition', async () => {
+    const { monitor, time, health } = setup(
+      {},
+      {
+        emit: () => {
+          throw new Error('disk full');
+        },
+      },
+    );
+    health.markPolled(time.now);
+    time.now += 120_001;
+
+    await expect(monitor.check()).rejects.toThrow('disk full');
+    expect(monitor.firing()).toEqual([]);
   });
 });
 

@@ -16,12 +16,20 @@ export interface SelfMonitorDeps {
   /** Every watched stream's staleness (tailer.streamStaleness), not just the exported top-N series. */
   readonly staleness: () => readonly StreamStaleness[];
   readonly metrics: Pick<Metrics, 'notifications'>;
+  /** The configured notifiers: a failing streak of one no longer configured is dropped (its alert resolves). */
+  readonly notifiers: readonly string[];
   readonly clock: () => number;
   readonly startedAt: number;
-  /** Enqueues the alerts (in one transaction) and wakes the delivery worker. */
-  readonly emit: (alerts: readonly Alert[]) => void;
+  /**
+   * Enqueues the alerts and saves the state they leave behind, in one transaction, and wakes the delivery worker.
+   * Called when there are alerts or the state to keep changed; throws when nothing was written.
+   */
+  readonly emit: (alerts: readonly Alert[], state: SelfMonitorState) => void;
   readonly log: Logger;
-  /** Kept across reloads, so a reload does not fire what is already firing again. */
+  /**
+   * Kept across reloads, and saved through emit() so that it is kept across restarts too (self-monitor-repo.ts):
+   * a reload or a restart does not fire again what is already firing.
+   */
   readonly state?: SelfMonitorState;
 }
 
@@ -44,22 +52,29 @@ type Streaks = SelfMonitorState['streaks'];
 
 export function createSelfMonitor(deps: SelfMonitorDeps): SelfMonitor {
   const state = deps.state ?? createSelfMonitorState();
-  const streaks = state.streaks;
+  let saved = persisted(state);
   return {
     async check() {
+      const streaks = new Map(state.streaks);
       const all = [
-        downCondition(deps),
+        downCondition(deps, state.firing),
         ...staleConditions(deps),
         ...(await deliveryConditions(deps, streaks)),
       ].flat();
       const kept = inhibit(all);
       const held = new Set(all.filter((c) => !kept.includes(c)).map((c) => c.key));
       const result = transitions(state.firing, kept, held, deps.config.notify, new Date(deps.clock()));
+      const next: SelfMonitorState = { firing: result.firing, streaks };
+      const view = persisted(next);
+      // Written first, adopted after: when the write fails, the next check finds the same transitions again.
+      if (result.alerts.length > 0 || view !== saved) deps.emit(result.alerts, next);
+      saved = view;
       state.firing = result.firing;
+      state.streaks.clear();
+      for (const [name, s] of streaks) state.streaks.set(name, s);
       if (result.alerts.length > 0) {
         const alerts = result.alerts.map((a) => `${a.ruleId}:${a.status}`);
         deps.log.warn({ alerts }, 'self-monitoring alert');
-        deps.emit(result.alerts);
       }
       return result.alerts;
     },
@@ -67,17 +82,29 @@ export function createSelfMonitor(deps: SelfMonitorDeps): SelfMonitor {
   };
 }
 
-function downCondition(deps: SelfMonitorDeps): Condition[] {
+/** What of the state is saved (firing keys and streak lengths), as one comparable string. */
+function persisted(state: SelfMonitorState): string {
+  const streaks = [...state.streaks].filter(([, s]) => s.streak > 0).map(([n, s]) => [n, s.streak]);
+  return JSON.stringify([[...state.firing.keys()], streaks]);
+}
+
+function downCondition(deps: SelfMonitorDeps, firing: ReadonlyMap<string, Alert>): Condition[] {
   const since = deps.health.lastReachableAt ?? deps.startedAt;
   const seconds = Math.round((deps.clock() - since) / 1000);
-  if (deps.clock() - since <= deps.config.query_service_down_after) return [];
+  // Firing when this process started (restored state) and no poll has answered since: nothing says it is back,
+  // so it stays firing (and keeps holding back the staleness alerts) rather than resolving only to fire again.
+  const unconfirmed =
+    deps.health.lastReachableAt === undefined && firing.has(BUILT_IN_RULES.queryServiceDown);
+  if (!unconfirmed && deps.clock() - since <= deps.config.query_service_down_after) return [];
   return [
     {
       key: BUILT_IN_RULES.queryServiceDown,
       ruleId: BUILT_IN_RULES.queryServiceDown,
       severity: 'critical',
       summary: 'The ledger query service is unreachable',
-      description: `No successful poll for ${seconds} s; no alerts can fire meanwhile.`,
+      description: unconfirmed
+        ? `Unreachable before the restart ${seconds} s ago, and no successful poll since; no alerts can fire meanwhile.`
+        : `No successful poll for ${seconds} s; no alerts can fire meanwhile.`,
     },
   ];
 }
@@ -102,11 +129,18 @@ function staleConditions(deps: SelfMonitorDeps): Condition[] {
     });
 }
 
-/** Failed attempts (retry or dead) since the last successful send, per notifier, from the counters. */
+/**
+ * Failed attempts (retry or dead) since the last successful send, per configured notifier, from the counters.
+ * A streak restored from before a restart goes on from where it was (the counters start again from 0).
+ */
 async function deliveryConditions(deps: SelfMonitorDeps, streaks: Streaks): Promise<Condition[]> {
+  const configured = new Set(deps.notifiers);
+  for (const name of streaks.keys()) if (!configured.has(name)) streaks.delete(name);
   const totals = new Map<string, { failed: number; sent: number }>();
+  for (const name of streaks.keys()) totals.set(name, { failed: 0, sent: 0 });
   for (const v of (await deps.metrics.notifications.get()).values) {
     const name = String(v.labels.notifier);
+    if (!configured.has(name)) continue;
     const t = totals.get(name) ?? { failed: 0, sent: 0 };
     if (v.labels.outcome === 'sent') t.sent += v.value;
     else if (v.labels.outcome === 'retry' || v.labels.outcome === 'dead') t.failed += v.value;

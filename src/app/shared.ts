@@ -14,7 +14,7 @@ import { VERSION } from '../version.js';
 import { createEngineHolder } from './engine-holder.js';
 import type { Loaded } from './load-all.js';
 import type { Shared } from './runtime.js';
-import { createSelfMonitorState } from './self-monitor.js';
+import { createSelfMonitorRepo } from './self-monitor-repo.js';
 import { createTailHealth } from './tail-loop.js';
 
 export interface SharedOptions {
@@ -41,6 +41,7 @@ export function buildShared(options: SharedOptions): { shared: Shared; secrets: 
   const clock = options.clock ?? Date.now;
   const store = openStateStore({ dir: config.state.dir });
   const repo = createRuleStateRepo(store);
+  const selfMonitorRepo = createSelfMonitorRepo(store);
   const shared: Shared = {
     log,
     metrics: createMetrics({ processMetrics: true, version: VERSION }),
@@ -54,7 +55,8 @@ export function buildShared(options: SharedOptions): { shared: Shared; secrets: 
     random: options.random ?? Math.random,
     sleep: (ms, signal) => delay(ms, undefined, { signal }),
     startedAt: clock(),
-    selfMonitor: createSelfMonitorState(),
+    selfMonitor: selfMonitorRepo.load(),
+    selfMonitorRepo,
   };
   return { shared, secrets: { set: (next) => (values = collectSecrets(Config, next)) } };
 }

@@ -41,4 +41,28 @@ describe('self-monitoring', () => {
     expect(ready.status).toBe(503);
     expect(code).toBe(0);
   });
+
+  it('does not announce the outage again after a restart while the service is still down', async () => {
+    env.writeConfig(
+      'self_monitoring: { notify: [ops-slack], query_service_down_after: 1s, account_stale_after: 4s, check_interval: 200ms }',
+    );
+    const first = env.run();
+    const firstUrl = await httpUrlOf(first);
+    await until(async () => (await fetch(`${firstUrl}/readyz`)).status === 200);
+    await env.ledger.close();
+    await env.slack.waitForRequests(1);
+    first.abort();
+    expect(await first.done).toBe(0);
+
+    const second = env.run();
+    await httpUrlOf(second);
+    // Failed rounds well past query_service_down_after of the second life: a fresh start would have fired again.
+    await second.waitFor((out) => (out.match(/"msg":"tail round failed"/g)?.length ?? 0) >= 8);
+    second.abort();
+    expect(await second.done).toBe(0);
+
+    const bodies = env.slack.requests.map((r) => r.body);
+    expect(bodies.filter((b) => b.includes('The ledger query service is unreachable'))).toHaveLength(1);
+    expect(bodies.join('\n')).not.toContain('has not advanced');
+  });
 });
