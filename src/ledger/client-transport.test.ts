@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY } from './retry.js';
 import {
@@ -17,6 +21,38 @@ import {
   ResponseTooLargeError,
 } from './errors.js';
 import { createLedgerClient } from './client.js';
+import { createMetrics } from '../observability/metrics.js';
+
+/**
+ * A loopback port whose TCP handshakes hang: a listener with a backlog of 1 in a stopped child process, its accept
+ * queue filled. Connecting to it times out, as a host that drops SYNs does.
+ */
+async function blackHole(): Promise<{ origin: string; close(): void }> {
+  const script =
+    "require('net').createServer().listen({ port: 0, host: '127.0.0.1', backlog: 1 }, function () { console.log(this.address().port) })";
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [data] = (await once(child.stdout, 'data')) as [Buffer];
+  const port = Number(data.toString().trim());
+  child.kill('SIGSTOP');
+  const fillers: Socket[] = [];
+  for (;;) {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    fillers.push(socket);
+    const connected = await Promise.race([
+      once(socket, 'connect').then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 300)),
+    ]);
+    if (!connected || fillers.length > 64) break;
+  }
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close() {
+      for (const socket of fillers) socket.destroy();
+      child.kill('SIGKILL');
+    },
+  };
+}
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -123,6 +159,32 @@ describe('retries', () => {
 
     expect(page?.records).toHaveLength(1);
     expect(await counterValue(h.metrics.retries, { endpoint: 'transactions', reason: 'timeout' })).toBe(1);
+  });
+
+  it('retries a connect timeout and then fails with reason timeout', async () => {
+    const hole = await blackHole();
+    const metrics = createMetrics({ registry: new Registry() });
+    const client = createLedgerClient({
+      baseUrl: hole.origin,
+      timeouts: { connectMs: 200 },
+      retry: { maxAttempts: 2, baseDelayMs: 1 },
+      metrics,
+    });
+    try {
+      const run = collect(client.listTransactions({}));
+
+      const err = (await run.catch((e: unknown) => e)) as LedgerNetworkError;
+
+      expect(err).toMatchObject({ name: 'LedgerNetworkError', reason: 'timeout' });
+      // undici names the limit it gave up at: the configured one, not its 10 s default.
+      expect(String((err.cause as Error | undefined)?.message)).toMatch(
+        /Connect Timeout Error.*timeout: 200ms/,
+      );
+      expect(await counterValue(metrics.retries, { endpoint: 'transactions', reason: 'timeout' })).toBe(1);
+    } finally {
+      await client.close();
+      hole.close();
+    }
   });
 
   it('retries a body timeout and then fails with reason timeout', async () => {
