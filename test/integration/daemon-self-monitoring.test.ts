@@ -20,13 +20,19 @@ describe('self-monitoring', () => {
   });
   afterEach(async () => env.close());
 
-  it('alerts that the query service is down, and holds account staleness alerts back meanwhile', async () => {
+  /** A daemon with fast self-monitoring, ready (it has polled the ledger once). */
+  async function startReady() {
     env.writeConfig(
       'self_monitoring: { notify: [ops-slack], query_service_down_after: 1s, account_stale_after: 4s, check_interval: 200ms }',
     );
     const daemon = env.run();
     const url = await httpUrlOf(daemon);
     await until(async () => (await fetch(`${url}/readyz`)).status === 200);
+    return { daemon, url };
+  }
+
+  it('alerts that the query service is down, and holds account staleness alerts back meanwhile', async () => {
+    const { daemon, url } = await startReady();
 
     await env.ledger.close();
     const [request] = await env.slack.waitForRequests(1);
@@ -43,12 +49,7 @@ describe('self-monitoring', () => {
   });
 
   it('does not announce the outage again after a restart while the service is still down', async () => {
-    env.writeConfig(
-      'self_monitoring: { notify: [ops-slack], query_service_down_after: 1s, account_stale_after: 4s, check_interval: 200ms }',
-    );
-    const first = env.run();
-    const firstUrl = await httpUrlOf(first);
-    await until(async () => (await fetch(`${firstUrl}/readyz`)).status === 200);
+    const { daemon: first } = await startReady();
     await env.ledger.close();
     await env.slack.waitForRequests(1);
     first.abort();
