@@ -22,7 +22,7 @@ import {
 import { checked, figure, round, type Figure } from './lib/figures.js';
 import { isMain, runStandalone, type BenchOptions } from './lib/options.js';
 import { ruleFileText, type Selectivity } from './lib/rule-set.js';
-import { sample, secondHalfGrowth, type Sample } from './lib/sampler.js';
+import { liveHeapLateQuarters, sample, secondHalfGrowth, type Sample } from './lib/sampler.js';
 import { sentinelDir } from './lib/sentinel-config.js';
 
 const SUITE = '4 memory';
@@ -116,6 +116,7 @@ export async function memoryBench(
     await until(() => daemon.child.exitCode !== null, 20_000);
     const end = samples.at(-1);
     const peak = Math.max(...samples.map((s) => s.rssMiB));
+    const [liveThird, liveLast] = liveHeapLateQuarters(samples);
     return [
       figure(SUITE, 'transactions generated and tailed', generated, {
         note: `10,000 accounts, 100 ${selectivity} rules, ${round((Date.now() - started) / 60_000, 1)} min`,
@@ -138,6 +139,10 @@ export async function memoryBench(
       checked(SUITE, 'RSS growth over the second half', round(secondHalfGrowth(samples), 1), '<=', 10, {
         unit: 'MiB',
         note: 'least-squares slope × duration',
+      }),
+      figure(SUITE, 'V8 heap in use, lowest sample of the last quarter', liveLast, {
+        unit: 'MiB',
+        note: `third quarter ${liveThird} MiB: the live set, without the GC sawtooth`,
       }),
     ];
   } finally {

@@ -67,3 +67,14 @@ export function secondHalfGrowth(samples: readonly Sample[]): number {
   });
   return sxx === 0 ? NaN : (sxy / sxx) * ((xs.at(-1) as number) - (xs[0] as number));
 }
+
+/**
+ * The lowest V8 heap in use among the samples of the third and of the last quarter of the run, in MiB: close to
+ * the live set (each quarter spans several major GCs), so it tells a GC sawtooth in RSS from state that grows.
+ */
+export function liveHeapLateQuarters(samples: readonly Sample[]): [number, number] {
+  const q = Math.floor(samples.length / 4);
+  const low = (list: readonly Sample[]) =>
+    Math.min(...list.map((s) => s.heapUsedMiB).filter((v) => !Number.isNaN(v)));
+  return [low(samples.slice(2 * q, 3 * q)), low(samples.slice(3 * q))];
+}
