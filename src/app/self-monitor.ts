@@ -102,9 +102,8 @@ function downCondition(deps: SelfMonitorDeps, firing: ReadonlyMap<string, Alert>
       ruleId: BUILT_IN_RULES.queryServiceDown,
       severity: 'critical',
       summary: 'The ledger query service is unreachable',
-      description: unconfirmed
-        ? `Unreachable before the restart ${seconds} s ago, and no successful poll since; no alerts can fire meanwhile.`
-        : `No successful poll for ${seconds} s; no alerts can fire meanwhile.`,
+      // When unconfirmed, the alert firing since before the restart is kept as it is (this text is not sent).
+      description: `No successful poll for ${seconds} s; no alerts can fire meanwhile.`,
     },
   ];
 }
