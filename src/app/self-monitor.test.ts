@@ -152,12 +152,18 @@ describe('self-monitoring across a restart (state in the state store)', () => {
     ]);
   });
 
-  it('carries a run of failed deliveries over a restart, and resolves on the first send after it', async () => {
+  /** A first life on a fresh store in which `failures` deliveries to ops failed, checked once. */
+  async function failingLife(failures: number) {
     const store = openStateStore({ dir: ':memory:' });
     const first = life(store, 1_000_000);
     first.health.markPolled(first.time.now);
-    first.metrics.notifications.inc({ notifier: 'ops', outcome: 'retry', reason: 'http_500' }, 2);
+    first.metrics.notifications.inc({ notifier: 'ops', outcome: 'retry', reason: 'http_500' }, failures);
     await first.monitor.check();
+    return { store, first };
+  }
+
+  it('carries a run of failed deliveries over a restart, and resolves on the first send after it', async () => {
+    const { store, first } = await failingLife(2);
 
     // Two failures before the restart and one after make the three of delivery_failures.
     const second = life(store, first.time.now + 1_000);
@@ -180,11 +186,7 @@ describe('self-monitoring across a restart (state in the state store)', () => {
   });
 
   it('resolves the delivery alert of a notifier that is no longer configured', async () => {
-    const store = openStateStore({ dir: ':memory:' });
-    const first = life(store, 1_000_000);
-    first.health.markPolled(first.time.now);
-    first.metrics.notifications.inc({ notifier: 'ops', outcome: 'retry', reason: 'http_500' }, 3);
-    await first.monitor.check();
+    const { store, first } = await failingLife(3);
 
     const second = life(store, first.time.now + 1_000, { notifiers: ['pager'] });
     second.health.markPolled(second.time.now);
