@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Transaction } from '../ledger/schema.js';
+import type { Transaction } from '../ledger/schema.js';
+import { transactionAt } from '../../test/fixtures/tail/transactions.js';
 import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
 import { defaultSimulatorConfig } from '../simulator/config.js';
 import { sampleTransactionRow } from '../simulator/sample-rows.js';
@@ -59,7 +60,7 @@ class FakeLedger {
     for (; ts <= until; ts += 100n * MS) {
       const i = this.rows.length;
       const account = i % 3 === 2 ? '0.0.999' : WATCHED;
-      this.rows.push({ ts, tx: transaction(ts, account), visible: !this.late.has(ts) });
+      this.rows.push({ ts, tx: transactionAt(ts, account), visible: !this.late.has(ts) });
     }
     this.release();
   }
@@ -139,17 +140,6 @@ class FakeLedger {
       if (r.order === 'asc') for (const ts of r.rows) counts.set(ts, (counts.get(ts) ?? 0) + 1);
     return counts;
   }
-}
-
-function transaction(ts: bigint, account: string): Transaction {
-  return Transaction.parse({
-    charged_tx_fee: 1,
-    consensus_timestamp: formatTimestamp(ts),
-    name: 'CRYPTOTRANSFER',
-    result: 'SUCCESS',
-    transaction_id: '0.0.2-1-0',
-    transfers: [{ account, amount: 1 }],
-  });
 }
 
 /** Hands records over into a table of the same store, so a rolled-back page leaves no trace. */

@@ -2,8 +2,7 @@
 // automatic strategy choice and a clean stop. The ledger here is an in-memory TailSource (the interface the
 // real client satisfies); the end-to-end behaviour is tested against the simulator in test/integration/tail.
 import { describe, expect, it } from 'vitest';
-import { Transaction } from '../ledger/schema.js';
-import { formatTimestamp } from '../ledger/timestamp.js';
+import { transactionAt } from '../../test/fixtures/tail/transactions.js';
 import { createMetrics } from '../observability/metrics.js';
 import { openStateStore } from '../state/store.js';
 import { AccountsConfig, TailConfig, watchedAccounts } from './config.js';
@@ -38,23 +37,13 @@ function memoryLedger(gapNs: bigint): Probe {
     if (probe.failing.has(label)) throw new Error(`503 for ${label}`);
     yield { url: label, records, next: null };
   }
-  const newest = Array.from({ length: 100 }, (_, i) => tx(HEAD - BigInt(i) * gapNs));
+  const newest = Array.from({ length: 100 }, (_, i) => transactionAt(HEAD - BigInt(i) * gapNs));
   probe.source = {
     transactions: (q: TransactionQuery) =>
       q.order === 'desc' ? pages('head', newest) : pages(q.accountId ? `tx:${q.accountId}` : 'global', []),
     rewards: (path: string) => pages(`rw:${path}`, []),
   };
   return probe;
-}
-
-function tx(ts: bigint): Transaction {
-  return Transaction.parse({
-    charged_tx_fee: 1,
-    consensus_timestamp: formatTimestamp(ts),
-    name: 'CRYPTOTRANSFER',
-    result: 'SUCCESS',
-    transaction_id: '0.0.2-1-0',
-  });
 }
 
 const handler: RecordHandler<null> = { prepare: async () => null, apply: () => undefined };
