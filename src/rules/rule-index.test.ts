@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createEngine, type EngineEvent } from './engine.js';
 import { Facts } from './facts.js';
-import { guardOf } from './rule-index.js';
+import { guardOf } from './guard.js';
 import type { RuleSet } from './compile.js';
 import { When } from './schema.js';
 import {
