@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# ledger-sentinel image: build with the full Node image (compilers for better-sqlite3), run on the slim one.
+# ledger-sentinel image: build with the full Node image (compilers for better-sqlite3 and re2), run on the slim one.
 #
 #   docker build -t ledger-sentinel:0.1.0 .
 #   docker run --read-only --tmpfs /tmp -v ledger-sentinel-state:/var/lib/ledger-sentinel \
@@ -20,13 +20,14 @@ ENV npm_config_build_from_source=true \
     npm_config_audit=false \
     npm_config_update_notifier=false
 # Dependencies first, so that this layer is reused until package-lock.json changes. `npm ci` runs the package's
-# prepare script (tsc), which needs the sources, so install scripts are deferred: the next RUN builds the one
-# native dependency, then the TypeScript build runs once the sources are copied.
+# prepare script (tsc), which needs the sources, so install scripts are deferred: the next RUN builds the two
+# native dependencies (better-sqlite3, and re2 for linear-time rule regexes), then the TypeScript build runs once
+# the sources are copied.
 COPY package.json package-lock.json .npmrc ./
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --ignore-scripts \
-    && npm rebuild better-sqlite3 \
-    && node -e "require('better-sqlite3')(':memory:').close()"
+    && npm rebuild better-sqlite3 re2 \
+    && node -e "require('better-sqlite3')(':memory:').close(); new (require('re2'))('a+').test('aa')"
 COPY tsconfig.json tsconfig.build.json ./
 COPY src/ ./src/
 COPY bin/ ./bin/

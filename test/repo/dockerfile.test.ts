@@ -209,7 +209,7 @@ describe('Dockerfile', () => {
     expect(command.join(' ')).not.toMatch(/curl|wget/);
   });
 
-  it('builds better-sqlite3 from source, compiles TypeScript and prunes dev dependencies', () => {
+  it('builds better-sqlite3 and re2 from source, compiles TypeScript and prunes dev dependencies', () => {
     const env = build.instructions
       .filter((i) => i.keyword === 'ENV')
       .map((i) => i.args)
@@ -218,7 +218,8 @@ describe('Dockerfile', () => {
 
     expect(env).toContain('npm_config_build_from_source=true');
     expect(script).toMatch(/npm ci\b/);
-    expect(script).toContain('npm rebuild better-sqlite3');
+    expect(script).toMatch(/npm rebuild better-sqlite3 re2\b/);
+    expect(script).toContain("require('re2')");
     expect(script).toContain('npm run build');
     expect(script).toContain('npm prune --omit=dev');
   });
