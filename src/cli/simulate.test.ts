@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { sharedPath } from '../../test/helpers/shared.js';
+import { REPO_DIR } from '../../test/helpers/shared.js';
+import { join } from 'node:path';
 import { parseSimulateArgs, simulate } from './simulate.js';
 
 function start(argv: string[]) {
@@ -63,7 +64,7 @@ describe('simulate command', () => {
   });
 
   it('serves a spec fixture exactly as its expected response', async () => {
-    const file = sharedPath('ledger-api', 'specs', 'transactions', 'limit.json');
+    const file = join(REPO_DIR, 'test', 'fixtures', 'ledger', 'spec-limit.json');
     const spec = JSON.parse(readFileSync(file, 'utf8')) as {
       tests: { url: string; responseStatus: number; responseJson: unknown }[];
     };

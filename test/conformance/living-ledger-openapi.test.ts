@@ -1,10 +1,10 @@
 // Living-ledger responses (all types, hostile memos, deep traces, rewards) must validate against openapi.yml,
-// with the one documented correction the conformance validator applies (NOTES.md 14, batch_key).
+// with the one documented correction the conformance validator applies (docs/ledger-api.md §14, batch_key).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createResponseValidator } from '../../test/conformance/openapi-validator.js';
-import { sharedPath } from '../../test/helpers/shared.js';
-import { startLivingLedger, type RunningLivingLedger } from './living-ledger-server.js';
-import { deepCallTrace } from './traffic-inject.js';
+import { createResponseValidator } from './openapi-validator.js';
+import { sharedPath } from '../helpers/shared.js';
+import { startLivingLedger, type RunningLivingLedger } from '../../src/simulator/living-ledger-server.js';
+import { deepCallTrace } from '../../src/simulator/traffic-inject.js';
 
 const validator = createResponseValidator(sharedPath('ledger-api', 'openapi.yml'));
 let sim: RunningLivingLedger;

@@ -3,11 +3,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedPath } from '../../test/helpers/shared.js';
-import { fastContractAction, fastStakingReward, fastTransaction } from './fast-records.js';
-import { parseJson } from './json.js';
-import { parsePage, type Endpoint } from './page.js';
-import { ContractAction, ErrorBody, StakingReward, Transaction } from './schema.js';
+import { sharedPath } from '../helpers/shared.js';
+import { fastContractAction, fastStakingReward, fastTransaction } from '../../src/ledger/fast-records.js';
+import { parseJson } from '../../src/ledger/json.js';
+import { parsePage, type Endpoint } from '../../src/ledger/page.js';
+import { ContractAction, ErrorBody, StakingReward, Transaction } from '../../src/ledger/schema.js';
 
 interface SpecCase {
   readonly name: string;

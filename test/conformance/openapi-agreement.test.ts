@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { sharedPath } from '../../test/helpers/shared.js';
-import * as S from './schema.js';
+import { sharedPath } from '../helpers/shared.js';
+import * as S from '../../src/ledger/schema.js';
 
 type OpenApiSchema = {
   $ref?: string;
@@ -60,7 +60,7 @@ function zodKind(s: Zod): string {
   return t === 'number' ? 'integer' : t;
 }
 
-// [object path, field] → [openapi kind, our kind]: known, documented differences (NOTES.md 14).
+// [object path, field] → [openapi kind, our kind]: known, documented differences (docs/ledger-api.md §14).
 const EXCEPTIONS: Record<string, [string, string]> = {
   'Transaction.batch_key': ['object', 'hex'], // openapi says Key object; the service sends 0x-hex or null
   'Transaction.max_fee': ['string', 'int64'], // a digit string; we keep it as an exact integer
