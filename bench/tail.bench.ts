@@ -91,7 +91,7 @@ async function startLedger(accounts: number): Promise<SimLedger> {
   return { running, now: () => nowMs, advance };
 }
 
-/** Accounts of the service's account.id union (NOTES.md 5.3) for one transaction. */
+/** Accounts of the service's account.id union (docs/ledger-api.md §5.3) for one transaction. */
 function unionOf(tx: SimTransaction): Set<bigint> {
   const accounts = new Set<bigint>(tx.transfers.map((t) => t.account));
   for (const t of tx.tokenTransfers) accounts.add(t.account);

@@ -1,5 +1,5 @@
 // The app's logger: every secret of the loaded config is scrubbed from every log line, and after a reload the
-// new config's secrets are (STYLE.md 9).
+// new config's secrets are (docs/architecture.md).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The composition root (STYLE.md layout): builds the logger, metrics, state store, outbox and HTTP server once,
+// The composition root (docs/architecture.md): builds the logger, metrics, state store, outbox and HTTP server once,
 // and a runtime (clients, notifiers, delivery worker, tailer, timers) per configuration. start() begins polling,
 // reload() swaps the runtime for a new config and rule set, stop() shuts down gracefully: polling stops, the
 // outbox is flushed within the grace period, the state store is closed.

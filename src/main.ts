@@ -1,4 +1,4 @@
-// Process entry: the only place that reads process.* or calls process.exit (STYLE.md layout).
+// Process entry: the only place that reads process.* or calls process.exit (docs/architecture.md).
 import { runCli } from './cli/cli.js';
 
 const controller = new AbortController();

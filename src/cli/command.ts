@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 
-/** What a subcommand gets from the process: everything else it builds itself (STYLE.md 5). */
+/** What a subcommand gets from the process: everything else it builds itself (docs/architecture.md). */
 export interface CliContext {
   readonly argv: readonly string[];
   readonly env: Readonly<Record<string, string | undefined>>;

@@ -10,7 +10,7 @@ import { collectSecrets } from './secret.js';
 const DIR = join(REPO_DIR, 'test/fixtures/config');
 const ENV = { LEDGER_URL: 'https://testnet.mirrornode.hedera.com' };
 
-/** Every error fixture and the exact text the user sees (STYLE.md 4). */
+/** Every error fixture and the exact text the user sees (docs/architecture.md). */
 const ERRORS: Readonly<Record<string, readonly string[]>> = {
   'syntax-error.yaml': ['syntax-error.yaml:2:13 the " opened here is never closed; add the closing "'],
   'unclosed-bracket.yaml': ['unclosed-bracket.yaml:3:7 the { opened here is never closed; add the closing }'],

@@ -45,7 +45,7 @@ export function createCallTraces(options: CallTracesOptions): CallTraces {
 }
 
 /**
- * What to ask the actions endpoint for (NOTES.md 10): the first 32 bytes of the transaction hash, hex — unique,
+ * What to ask the actions endpoint for (docs/ledger-api.md §10): the first 32 bytes of the transaction hash, hex — unique,
  * unlike the transaction id, which children and scheduled executions share — else the transaction id.
  */
 export function actionsIdFor(tx: Transaction): string {

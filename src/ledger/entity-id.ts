@@ -1,4 +1,4 @@
-// Entity ids (`shard.realm.num`) as the 0.129 mirror node parses them (NOTES.md 5.1, upstream entityId.js).
+// Entity ids (`shard.realm.num`) as the 0.129 mirror node parses them (docs/ledger-api.md §5.1, upstream entityId.js).
 // The encoded form packs shard (10 bits), realm (16 bits) and num (38 bits) into one 64-bit integer.
 
 export interface EntityId {

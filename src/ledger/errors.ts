@@ -47,7 +47,7 @@ export class ForeignLinkError extends Error {
   }
 }
 
-/** A next link equal to the request that produced it (NOTES.md 11.4); following it would loop forever. */
+/** A next link equal to the request that produced it (docs/ledger-api.md §11.4); following it would loop forever. */
 export class SelfLinkError extends Error {
   override readonly name = 'SelfLinkError';
   constructor(readonly link: string) {

@@ -1,5 +1,5 @@
 // Link safety for `links.next`: only relative links or links on the configured origin are followed, always
-// under /api/v1/, and a link equal to the current request stops the walk (NOTES.md 11.4, 17).
+// under /api/v1/, and a link equal to the current request stops the walk (docs/ledger-api.md §11.4, 17).
 import { ForeignLinkError, MalformedResponseError, SelfLinkError } from './errors.js';
 
 export interface Base {

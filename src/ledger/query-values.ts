@@ -1,4 +1,4 @@
-// Client-side checks of single parameter values, by the rules the 0.129 service applies (NOTES.md 2-10).
+// Client-side checks of single parameter values, by the rules the 0.129 service applies (docs/ledger-api.md §2-10).
 // Each returns the text to send or throws InvalidParameterError naming the parameter.
 import { parseEntityId } from './entity-id.js';
 import { InvalidParameterError } from './errors.js';
@@ -14,9 +14,9 @@ export interface Filter<V> {
   readonly value: V;
 }
 
-/** Maximum values per key the service accepts (NOTES.md 2.2). */
+/** Maximum values per key the service accepts (docs/ledger-api.md §2.2). */
 export const MAX_REPEATED = 100;
-/** We reject limits above 100: the service caps silently but echoes the raw value in next links (NOTES.md 4). */
+/** We reject limits above 100: the service caps silently but echoes the raw value in next links (docs/ledger-api.md §4). */
 export const MAX_LIMIT = 100;
 
 const EVM_ADDRESS = /^(?:0x|(?:\d{1,10}\.){1,2})?([0-9A-Fa-f]{40})$/;
@@ -80,7 +80,7 @@ export function checkAccountId(value: unknown): string {
   );
 }
 
-/** The rewards path: an account id, an upper-case base32 alias or an EVM address (NOTES.md 3.2). */
+/** The rewards path: an account id, an upper-case base32 alias or an EVM address (docs/ledger-api.md §3.2). */
 export function checkAccountPath(value: unknown): string {
   const parameter = 'idOrAliasOrEvmAddress';
   if (typeof value !== 'string') throw new InvalidParameterError(parameter, 'expected a string');
@@ -113,7 +113,7 @@ function isCleanBase32(text: string): boolean {
 const TRANSACTION_ID = /^\d+\.\d+\.\d+-\d{1,19}-\d{1,9}$/;
 const HASH = /^(?:0x)?[0-9A-Fa-f]{64}$/;
 
-/** The actions path: `shard.realm.num-sss-nnn` or a 32-byte hash as 64 hex digits (NOTES.md 10). */
+/** The actions path: `shard.realm.num-sss-nnn` or a 32-byte hash as 64 hex digits (docs/ledger-api.md §10). */
 export function checkTransactionIdOrHash(value: unknown): string {
   const parameter = 'transactionIdOrHash';
   if (typeof value === 'string' && (TRANSACTION_ID.test(value) || HASH.test(value))) return value;
@@ -127,7 +127,7 @@ export function checkTransactionIdOrHash(value: unknown): string {
   );
 }
 
-/** `transactiontype`: a 0.129 type name, any case; UNKNOWN and NODE are rejected by the service (NOTES.md 9). */
+/** `transactiontype`: a 0.129 type name, any case; UNKNOWN and NODE are rejected by the service (docs/ledger-api.md §9). */
 export function checkTransactionType(value: unknown): string {
   const upper = typeof value === 'string' ? value.toUpperCase() : '';
   if (QUERYABLE_TRANSACTION_TYPES.has(upper)) return upper;

@@ -26,7 +26,7 @@ export type AccountIdFilter = Filter<string>;
 export type IndexFilter = Filter<number>;
 
 export interface TransactionsQuery {
-  /** Bare strings mean eq; eq values are OR-ed, range and ne values AND-ed (NOTES.md 5.2). */
+  /** Bare strings mean eq; eq values are OR-ed, range and ne values AND-ed (docs/ledger-api.md §5.2). */
   readonly accountId?: string | AccountIdFilter | readonly (string | AccountIdFilter)[];
   readonly timestamp?: TimestampFilter | readonly TimestampFilter[];
   readonly limit?: number;

@@ -1,4 +1,4 @@
-// Result codes of the 0.129 mirror node (FIXTURES.md 5.4). Any code not listed prints UNKNOWN.
+// Result codes of the 0.129 mirror node (docs/ledger-api.md §F5.4). Any code not listed prints UNKNOWN.
 export const RESULT_CODE_NAMES: ReadonlyMap<number, string> = new Map([
   [0, 'OK'],
   [1, 'INVALID_TRANSACTION'],
@@ -357,7 +357,7 @@ export const RESULT_CODE_NAMES: ReadonlyMap<number, string> = new Map([
   [396, 'CREATING_SYSTEM_ENTITIES'],
 ]);
 
-/** The only results that count as success for `result=success`; everything else is `fail` (NOTES.md 6). */
+/** The only results that count as success for `result=success`; everything else is `fail` (docs/ledger-api.md §6). */
 export const SUCCESS_RESULTS: ReadonlySet<string> = new Set([
   'SUCCESS',
   'FEE_SCHEDULE_FILE_PART_UPLOADED',

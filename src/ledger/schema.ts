@@ -1,6 +1,6 @@
 // Response records of the ledger query service and the verification service, as zod schemas.
 // Strict on the formats we rely on (entity ids, timestamps, hex, exact integers); tolerant of unknown extra
-// fields, which are stripped, so a newer service does not break us (STYLE.md 3).
+// fields, which are stripped, so a newer service does not break us (docs/architecture.md).
 // Amounts are bigint in the domain: int64 tinybars exceed 2^53.
 import { z } from 'zod';
 import { ENTITY_ID_PATTERN } from './entity-id.js';
@@ -144,7 +144,7 @@ export type ErrorBody = z.output<typeof ErrorBody>;
 export const VerificationStatus = z.enum(['perfect', 'partial', 'extra-file-input-bug', 'error']);
 export type VerificationStatus = z.output<typeof VerificationStatus>;
 
-/** `files.missing["<path>"]` (NOTES.md 18.3: objects keyed by path, not arrays as the yaml says). */
+/** `files.missing["<path>"]` (docs/ledger-api.md §18.3: objects keyed by path, not arrays as the yaml says). */
 export const MissingSource = z.looseObject({
   keccak256: z.string().optional(),
   urls: z.array(z.string()).optional(),

@@ -6,7 +6,7 @@
 export type Timestamp = bigint;
 
 const NS_PER_SECOND = 1_000_000_000n;
-/** The query form the service accepts: 1-10 digits of seconds, optional 1-9 digit fraction (NOTES.md 2.4). */
+/** The query form the service accepts: 1-10 digits of seconds, optional 1-9 digit fraction (docs/ledger-api.md §2.4). */
 export const TIMESTAMP_PATTERN = /^\d{1,10}(\.\d{1,9})?$/;
 /** What response records carry; a little wider than the query form, for forward compatibility. */
 export const RECORD_TIMESTAMP_PATTERN = /^\d{1,19}(\.\d{1,9})?$/;

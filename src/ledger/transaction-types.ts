@@ -1,4 +1,4 @@
-// Transaction type codes and names of the 0.129 mirror node (FIXTURES.md 5.2). Any other code prints UNKNOWN.
+// Transaction type codes and names of the 0.129 mirror node (docs/ledger-api.md §F5.2). Any other code prints UNKNOWN.
 export const TRANSACTION_TYPE_NAMES: ReadonlyMap<number, string> = new Map([
   [7, 'CONTRACTCALL'],
   [8, 'CONTRACTCREATEINSTANCE'],
@@ -56,7 +56,7 @@ export const TRANSACTION_TYPE_NAMES: ReadonlyMap<number, string> = new Map([
   [74, 'ATOMICBATCH'],
 ]);
 
-/** Names the service accepts in `transactiontype=` (case-insensitive); UNKNOWN and NODE are rejected (NOTES.md 9). */
+/** Names the service accepts in `transactiontype=` (case-insensitive); UNKNOWN and NODE are rejected (docs/ledger-api.md §9). */
 export const QUERYABLE_TRANSACTION_TYPES: ReadonlySet<string> = new Set(TRANSACTION_TYPE_NAMES.values());
 
 /** Every name the interface specification lists, including the two the service rejects as a filter. */

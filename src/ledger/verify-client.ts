@@ -1,4 +1,4 @@
-// Client of the verification service's POST /session/verify/etherscan (NOTES.md 18). Answers map to typed
+// Client of the verification service's POST /session/verify/etherscan (docs/ledger-api.md §18). Answers map to typed
 // VerifyErrors; the API key is sent only in the body and is scrubbed from every message, log line and metric.
 // Not retried here: a verification POST is a session mutation, so the caller decides (VerifyError.retryable).
 import type { Logger } from 'pino';

@@ -1,4 +1,4 @@
-// The notifier contract (STYLE.md 2): a notifier formats and sends one notification and classifies a failure by
+// The notifier contract (docs/architecture.md): a notifier formats and sends one notification and classifies a failure by
 // throwing NotifyError. It never retries; deliver.ts owns retries, backoff, deadline, metrics and the log line.
 import type { Alert } from '../rules/alert.js';
 

@@ -1,4 +1,4 @@
-// Secrets never reach logs, errors or metrics (STYLE.md 9). Notifiers build their own error messages from
+// Secrets never reach logs, errors or metrics (docs/architecture.md). Notifiers build their own error messages from
 // status and error codes; this is the second line of defence for anything that still carries text.
 
 /** Replaces every occurrence of every secret (and its URL-encoded form) with `[redacted]`. */

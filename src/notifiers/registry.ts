@@ -1,4 +1,4 @@
-// Every notifier kind, one line each (STYLE.md 1). registry.test.ts fails when this list and the folders under
+// Every notifier kind, one line each (docs/architecture.md). registry.test.ts fails when this list and the folders under
 // src/notifiers/ disagree. Adding a kind: a new folder with config.ts + <kind>.ts + message.ts, one line here,
 // one section in docs/notifiers.md.
 import type { Writable } from 'node:stream';

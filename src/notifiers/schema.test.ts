@@ -1,4 +1,4 @@
-// One case per config error, with the exact message pinned (STYLE.md 4).
+// One case per config error, with the exact message pinned (docs/architecture.md).
 import { describe, expect, it } from 'vitest';
 import { Notifiers, Routes, Silences, unknownNotifierRefs } from './schema.js';
 

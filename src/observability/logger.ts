@@ -1,4 +1,4 @@
-// pino, injected everywhere (STYLE.md 5, 7): child loggers per component, static messages, values as fields.
+// pino, injected everywhere (docs/architecture.md): child loggers per component, static messages, values as fields.
 import { pino, type Logger, type DestinationStream } from 'pino';
 
 export type { Logger };

@@ -1,4 +1,4 @@
-// Every metric of ledger-sentinel, in one file (STYLE.md 8). Built on an injected registry and passed to
+// Every metric of ledger-sentinel, in one file (docs/architecture.md). Built on an injected registry and passed to
 // the modules that record into it; nothing here is a module-level singleton.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
@@ -12,7 +12,7 @@ export interface MetricsOptions {
   readonly version?: string;
 }
 
-// Long on purpose: the function is the catalogue. Every metric stands in this one literal (STYLE.md 8), so its
+// Long on purpose: the function is the catalogue. Every metric stands in this one literal (docs/architecture.md), so its
 // length grows with the catalogue, not with logic.
 export function createMetrics(options: MetricsOptions = {}) {
   const registry = options.registry ?? new Registry();

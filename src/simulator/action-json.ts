@@ -1,4 +1,4 @@
-// Builds /actions items from contract_action rows (FIXTURES.md 2.7).
+// Builds /actions items from contract_action rows (docs/ledger-api.md §F2.7).
 import { decodeEntityId, longZeroAddress } from '../ledger/entity-id.js';
 import { formatTimestamp } from '../ledger/timestamp.js';
 import type { SimContractAction } from './store.js';

@@ -2,13 +2,13 @@
 import { timestampFromMillis } from '../ledger/timestamp.js';
 
 export interface SimulatorConfig {
-  /** response.limit.max: larger `limit` values are capped silently (NOTES.md 4). */
+  /** response.limit.max: larger `limit` values are capped silently (docs/ledger-api.md §4). */
   maxLimit: number;
   /** The default limit, read once at start-up upstream (25). */
   defaultLimit: number;
   /** query.maxRepeatedQueryParameters (100). */
   maxRepeatedQueryParameters: number;
-  /** query.bindTimestampRange: the 60-day binding of /transactions (NOTES.md 11.5). */
+  /** query.bindTimestampRange: the 60-day binding of /transactions (docs/ledger-api.md §11.5). */
   bindTimestampRange: boolean;
   /** query.maxTransactionsTimestampRange in ns (60 days). */
   maxTimestampRangeNs: bigint;

@@ -1,6 +1,6 @@
 // Misbehaving on purpose: a fault profile says, per route, how often a request gets 429 + Retry-After, 500, 503,
 // a slow answer, a connection reset mid-body, malformed or truncated JSON; and how often rows of a record file
-// become visible late (NOTES.md 17). Profiles are plain JSON/YAML-able objects; `none`, `flaky`, `chaos` and `late`
+// become visible late (docs/ledger-api.md §17). Profiles are plain JSON/YAML-able objects; `none`, `flaky`, `chaos` and `late`
 // are presets. Every decision is drawn from a seeded generator per route, so a run can be replayed exactly.
 import { z } from 'zod';
 import { createRng, type Rng } from './rng.js';

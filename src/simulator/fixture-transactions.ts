@@ -1,4 +1,4 @@
-// `transactions` and `cryptotransfers` setup items → transaction rows (FIXTURES.md 2.2, 2.3).
+// `transactions` and `cryptotransfers` setup items → transaction rows (docs/ledger-api.md §F2.2, 2.3).
 import { boolInput, bytesInput, entityInput, intInput, items, nullableInt } from './fixture-values.js';
 import type {
   MaxCustomFeeInput,

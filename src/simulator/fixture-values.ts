@@ -1,4 +1,4 @@
-// Decoders for the value forms of upstream spec-test setups (FIXTURES.md 2.0). Setups are parsed with
+// Decoders for the value forms of upstream spec-test setups (docs/ledger-api.md §F2.0). Setups are parsed with
 // integers as bigints (parseSpecJson), so every numeric input may be a bigint, a number or a string.
 import { parse, isInteger } from 'lossless-json';
 

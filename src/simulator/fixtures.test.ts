@@ -11,7 +11,7 @@ function onlyTransaction(setup: Record<string, unknown>) {
   return page.map((stored) => stored.tx.json);
 }
 
-describe('loadFixture (FIXTURES.md section 2)', () => {
+describe('loadFixture (docs/ledger-api.md appendix F)', () => {
   it('expands a cryptotransfer: sender defaults to payer, recipient to node, amount 2, approvals false', () => {
     const setup = parseSpecJson(
       '{"cryptotransfers":[{"consensus_timestamp":"1565779111711927001","payerAccountId":"0.0.10",' +

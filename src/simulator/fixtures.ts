@@ -1,4 +1,4 @@
-// Loads an upstream spec-test `setup` into a fresh store, following FIXTURES.md section 2: defaults, derived
+// Loads an upstream spec-test `setup` into a fresh store, following docs/ledger-api.md appendix F: defaults, derived
 // fee rows, cryptotransfers expansion, reward rows, entities (history rows skipped), contract results' hash
 // links and contract actions, plus `config` overrides and `features.fakeTime`.
 import { defaultSimulatorConfig, type SimulatorConfig } from './config.js';

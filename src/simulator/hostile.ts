@@ -1,6 +1,6 @@
 // Memos that attack whatever renders them: Slack mrkdwn control sequences, HTML and script, header injection,
 // bidi tricks, a 100 KB blob and bytes that are not UTF-8. The living ledger mixes them into ordinary traffic
-// so every notifier meets them (the memo is ledger-controlled text; NOTES.md 14: memo_base64 is raw bytes).
+// so every notifier meets them (the memo is ledger-controlled text; docs/ledger-api.md §14: memo_base64 is raw bytes).
 import type { Rng } from './rng.js';
 
 export interface HostileMemo {

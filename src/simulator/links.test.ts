@@ -7,7 +7,7 @@ function link(url: string, field: string, order: 'asc' | 'desc', cursor: string)
   return buildNextLink({ path, params: parseQuery(query), field, order, cursor });
 }
 
-describe('buildNextLink (NOTES.md 11.3)', () => {
+describe('buildNextLink (docs/ledger-api.md §11.3)', () => {
   it.each([
     [
       '/api/v1/transactions?limit=2',

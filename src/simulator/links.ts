@@ -1,4 +1,4 @@
-// links.next exactly as the 0.129 service builds it (NOTES.md 11.2): relative, the request path as sent, the
+// links.next exactly as the 0.129 service builds it (docs/ledger-api.md §11.2): relative, the request path as sent, the
 // parsed params in key order with raw values, the cursor field rewritten, nothing percent-encoded.
 import type { QueryParam } from './params.js';
 
@@ -15,7 +15,7 @@ export interface NextLinkInput {
 
 const RANGE = /(gt|gte|lt|lte):/;
 
-/** Builds the next link; see NOTES.md 11.2-11.4 for the rewrite table this implements. */
+/** Builds the next link; see docs/ledger-api.md §11.2-11.4 for the rewrite table this implements. */
 export function buildNextLink(input: NextLinkInput): string {
   const strip = input.order === 'asc' ? /gte?:/ : /lte?:/;
   const cursorValue = `${input.order === 'asc' ? 'gt' : 'lt'}:${input.cursor}`;
@@ -41,7 +41,7 @@ export function buildNextLink(input: NextLinkInput): string {
   return `${trimSlash(input.path)}?${serializePairs(pairs)}`;
 }
 
-/** The link the eq-only quirk produces (NOTES.md 11.4): the parsed request, unchanged. */
+/** The link the eq-only quirk produces (docs/ledger-api.md §11.4): the parsed request, unchanged. */
 export function selfLink(path: string, params: readonly QueryParam[]): string {
   return `${trimSlash(path)}?${serializePairs(params.map(({ key, values }) => [key, values]))}`;
 }

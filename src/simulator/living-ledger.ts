@@ -1,8 +1,8 @@
 // The living ledger: time moves (an injectable clock), transactions are generated at a steady rate with consensus
 // timestamps from that clock, and each becomes visible when its record file (every ~2 s) closes plus the ingestion
-// lag (NOTES.md 16). With late visibility on, a seeded share of each file's rows is held back for a while and then
+// lag (docs/ledger-api.md §16). With late visibility on, a seeded share of each file's rows is held back for a while and then
 // appears with its original, earlier timestamp: the upstream pattern that makes a naive gt: cursor skip rows
-// (NOTES.md 17). Generation is lazy: `advance()` catches up to the clock, and the server calls it on every request.
+// (docs/ledger-api.md §17). Generation is lazy: `advance()` catches up to the clock, and the server calls it on every request.
 // Retention keeps memory bounded on long runs: records older than the horizon are dropped from the store and the
 // ground truth, in batches of an eighth of the horizon.
 import { timestampFromMillis } from '../ledger/timestamp.js';

@@ -1,4 +1,4 @@
-// Query-string handling shared by the three routes (NOTES.md 2): qs-like parsing, operator splitting, the
+// Query-string handling shared by the three routes (docs/ledger-api.md §2): qs-like parsing, operator splitting, the
 // first validation pass and its message order.
 
 /** One parsed key: lower-cased, with every value of every spelling, in order, at the first key's position. */
@@ -32,7 +32,7 @@ function decode(text: string): string {
   }
 }
 
-/** Parses a raw query string (without `?`) the way the service does (NOTES.md 2.1). */
+/** Parses a raw query string (without `?`) the way the service does (docs/ledger-api.md §2.1). */
 export function parseQuery(raw: string): QueryParam[] {
   const byKey = new Map<string, QueryParam>();
   for (const segment of raw.split('&', PARAMETER_LIMIT)) {
@@ -68,7 +68,7 @@ export interface EndpointRules {
 
 export type FirstPass = { ok: true; filters: Filter[] } | { ok: false; messages: string[] };
 
-/** The first validation pass (NOTES.md 2.3): every problem at once, in the service's message order. */
+/** The first validation pass (docs/ledger-api.md §2.3): every problem at once, in the service's message order. */
 export function validateQuery(params: readonly QueryParam[], rules: EndpointRules): FirstPass {
   const exceeded: string[] = [];
   const invalid: string[] = [];
@@ -111,14 +111,14 @@ export function isValidTimestamp(filter: Filter): boolean {
   return TIMESTAMP_PATTERN.test(filter.value);
 }
 
-/** Scalar params: the last value wins (NOTES.md 2.2). */
+/** Scalar params: the last value wins (docs/ledger-api.md §2.2). */
 export function lastValue(filters: readonly Filter[], key: string): string | undefined {
   let value: string | undefined;
   for (const filter of filters) if (filter.key === key) value = filter.value;
   return value;
 }
 
-/** Effective limit: requested (or default) capped at the configured max (NOTES.md 4). */
+/** Effective limit: requested (or default) capped at the configured max (docs/ledger-api.md §4). */
 export function effectiveLimit(filters: readonly Filter[], defaultLimit: number, maxLimit: number): number {
   const requested = lastValue(filters, 'limit');
   if (requested === undefined) return Math.min(defaultLimit, maxLimit);

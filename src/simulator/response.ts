@@ -1,4 +1,4 @@
-// Route results and the service's error body (NOTES.md 1.1).
+// Route results and the service's error body (docs/ledger-api.md §1.1).
 import { serializeJson } from './json.js';
 
 export interface RouteResponse {

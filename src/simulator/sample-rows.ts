@@ -1,4 +1,4 @@
-// Small row builders with the fixture defaults (FIXTURES.md 2.2), for tests, benchmarks and demos.
+// Small row builders with the fixture defaults (docs/ledger-api.md §F2.2), for tests, benchmarks and demos.
 import type { TransactionRowInput } from './transaction-json.js';
 
 const HASH = Uint8Array.from({ length: 48 }, (_, i) => i + 1);

@@ -37,7 +37,7 @@ export interface Route {
   readonly method: string;
   /** Path template after the prefix, `:name` for a segment: `/api/v1/accounts/:id/rewards`. */
   readonly pattern: string;
-  /** Cache-Control sent on 2xx responses (NOTES.md 12); default `public, max-age=1`; null sends none. */
+  /** Cache-Control sent on 2xx responses (docs/ledger-api.md §12); default `public, max-age=1`; null sends none. */
   readonly cacheControl?: string | null;
   handle(request: RouteRequest): RouteResponse | Promise<RouteResponse>;
 }

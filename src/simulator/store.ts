@@ -41,7 +41,7 @@ export interface SimTransaction {
   readonly validStartNs: bigint;
   /** crypto_transfer rows (fee legs included), as the account.id and type=credit|debit filters see them. */
   readonly transfers: readonly SimTransferRow[];
-  /** Fungible token_transfer rows. NFT transfers never match account filters (NOTES.md 5.3). */
+  /** Fungible token_transfer rows. NFT transfers never match account filters (docs/ledger-api.md §5.3). */
   readonly tokenTransfers: readonly SimTokenTransferRow[];
   readonly json: WireJson;
   /** Served only once the request clock reaches this (ns); absent = always. */
@@ -138,7 +138,7 @@ export class SimulatorStore {
     return this.txs.length;
   }
 
-  /** Adds a transaction; consensus timestamps are unique (NOTES.md 15), a duplicate throws. */
+  /** Adds a transaction; consensus timestamps are unique (docs/ledger-api.md §15), a duplicate throws. */
   addTransaction(tx: SimTransaction): void {
     if (this.byTimestamp.has(tx.consensusTimestamp)) {
       throw new Error(
@@ -337,7 +337,7 @@ export class SimulatorStore {
 /** Types a synthetic child keeps in the payer branch (query.transactions.precedingTransactionTypes). */
 const PAYER_CHILD_TYPES = new Set([11, 15]);
 
-/** Whether the payer branch of account.id counts this transaction for its payer (NOTES.md 5.3). */
+/** Whether the payer branch of account.id counts this transaction for its payer (docs/ledger-api.md §5.3). */
 export function payerBranchEligible(tx: SimTransaction): boolean {
   return tx.nonce === 0 || tx.parentConsensusTimestamp !== null || PAYER_CHILD_TYPES.has(tx.type);
 }

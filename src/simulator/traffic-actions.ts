@@ -1,5 +1,5 @@
 // Contract call traces: a tree of actions, written depth-first (index order), as /actions returns them
-// (NOTES.md 14). Operations mix CALL, DELEGATECALL, STATICCALL, CALLCODE, CREATE and CREATE2; a reverted frame
+// (docs/ledger-api.md §14). Operations mix CALL, DELEGATECALL, STATICCALL, CALLCODE, CREATE and CREATE2; a reverted frame
 // returns an Error(string) revert reason. Deep traces (depth 10+) come from a single long chain.
 import type { SimContractAction } from './store.js';
 import type { Rng } from './rng.js';

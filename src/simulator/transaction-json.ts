@@ -1,5 +1,5 @@
 // Builds SimTransaction records (wire JSON + query columns) from row-like input, with the service's formatting
-// rules (FIXTURES.md 2.9, NOTES.md 14). Used by the fixture loader and the traffic generator alike.
+// rules (docs/ledger-api.md §F2.9, docs/ledger-api.md §14). Used by the fixture loader and the traffic generator alike.
 import { decodeEntityId, formatEntityId } from '../ledger/entity-id.js';
 import { resultName } from '../ledger/result-codes.js';
 import { formatTimestamp } from '../ledger/timestamp.js';
@@ -54,7 +54,7 @@ export interface TransactionRowInput {
   readonly nftTransfers: readonly NftTransferInput[];
   readonly transfers: readonly TransferInput[];
   readonly tokenTransfers: readonly TokenTransferInput[];
-  /** Reward rows at this timestamp; shown only when the transfers include 0.0.800 (FIXTURES.md 2.4). */
+  /** Reward rows at this timestamp; shown only when the transfers include 0.0.800 (docs/ledger-api.md §F2.4). */
   readonly stakingRewards: readonly TransferInput[];
   readonly visibleAt?: bigint;
 }
@@ -81,7 +81,7 @@ export function makeSimTransaction(row: TransactionRowInput): SimTransaction {
   };
 }
 
-/** The /transactions list item (FIXTURES.md 2.9); transfers already sorted. */
+/** The /transactions list item (docs/ledger-api.md §F2.9); transfers already sorted. */
 function transactionJson(
   row: TransactionRowInput,
   transfers: readonly TransferInput[],

@@ -1,4 +1,4 @@
-// The `contracts[]` entry Sourcify sends for an imported contract (NOTES.md 18.3), built deterministically from
+// The `contracts[]` entry Sourcify sends for an imported contract (docs/ledger-api.md §18.3), built deterministically from
 // the address: names, paths, hashes and ids all derive from addressHash, so the same address always gets the same body.
 import { createHash } from 'node:crypto';
 import { addressHash, type VerifyAnswer } from './verify-answers.js';

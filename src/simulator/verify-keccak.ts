@@ -1,6 +1,6 @@
 // Keccak-256 (the pre-standard padding Ethereum uses, not SHA3-256) and EIP-55 checksummed addresses.
 // Node's crypto has sha3-256 only, and the verification simulator must echo addresses exactly as Sourcify does
-// (NOTES.md 18.1). Lanes are BigInts: slow, but only a few short inputs per request are hashed.
+// (docs/ledger-api.md §18.1). Lanes are BigInts: slow, but only a few short inputs per request are hashed.
 
 const MASK = (1n << 64n) - 1n;
 const RATE_BYTES = 136;

@@ -1,5 +1,5 @@
 // Reads and validates a POST /session/verify/etherscan body the way Sourcify's request validator does
-// (NOTES.md 18.1, 18.4): JSON (chainId must be a string), multipart or url-encoded form (chain or chainId).
+// (docs/ledger-api.md §18.1, 18.4): JSON (chainId must be a string), multipart or url-encoded form (chain or chainId).
 import type { IncomingMessage } from 'node:http';
 
 export interface VerifyFields {

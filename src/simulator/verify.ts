@@ -1,7 +1,7 @@
-// A simulated Sourcify `POST /session/verify/etherscan` (API v1, NOTES.md 18), mounted as an extra route of the
+// A simulated Sourcify `POST /session/verify/etherscan` (API v1, docs/ledger-api.md §18), mounted as an extra route of the
 // simulator server under any prefix. The answer depends only on the address (verify-answers.ts), the chain and the
 // session cookie: validation errors carry no Deprecation header and no cookie; everything the handler raises
-// carries both (NOTES.md 18.2).
+// carries both (docs/ledger-api.md §18.2).
 import { createHash } from 'node:crypto';
 import type { Route } from './server.js';
 import type { RouteResponse } from './response.js';

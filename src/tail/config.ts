@@ -63,7 +63,7 @@ export const TailConfig = z
     poll_interval: duration({ min: '100ms' }).default(2000),
     /** Fraction of the interval added or removed at random, so polls do not align. */
     jitter: z.number().min(0).max(0.5).default(0.1),
-    /** How far behind the newest visible row a record may still appear (NOTES.md 17). */
+    /** How far behind the newest visible row a record may still appear (docs/ledger-api.md §17). */
     overlap: duration().default(10_000),
     /**
      * Global strategy only. `immediate`: every poll reads the head (new rows handed over at once) and a bounded
@@ -94,7 +94,7 @@ export function watchedAccounts(entries: readonly AccountEntry[]): WatchedAccoun
   return entries.map((entry) => {
     const numeric = entry.id ?? longZeroId(entry.rewards_alias ?? '');
     const id = numeric ?? entry.rewards_alias ?? '';
-    // /transactions takes no alias (NOTES.md 5.1): an alias-only entry can be tailed for rewards only.
+    // /transactions takes no alias (docs/ledger-api.md §5.1): an alias-only entry can be tailed for rewards only.
     const sources = numeric ? entry.sources : (['rewards'] as const);
     return {
       id,

@@ -1,5 +1,5 @@
 // The global tail's two modes against an in-memory ledger whose rows can stay hidden behind newer ones
-// (NOTES.md 17): immediate (head read every poll + a bounded sweep per sweep_interval) and settled (only rows
+// (docs/ledger-api.md §17): immediate (head read every poll + a bounded sweep per sweep_interval) and settled (only rows
 // at or below head − overlap). Time is injected: the ledger grows and the clock moves only when a test says
 // so. Crashes are simulated by the source throwing between two transactions and a new tailer on the reopened
 // state directory; the handler writes through the store, as the daemon's does.

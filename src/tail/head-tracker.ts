@@ -1,6 +1,6 @@
 // The newest consensus timestamp the query service has shown us, and the ledger's rate of transactions.
 // The head comes from the service, not the wall clock: "every row at or below head − overlap is visible"
-// then holds however far the service lags behind consensus (NOTES.md 16).
+// then holds however far the service lags behind consensus (docs/ledger-api.md §16).
 import type { Timestamp } from '../ledger/timestamp.js';
 
 export class HeadTracker {

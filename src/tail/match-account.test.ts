@@ -15,7 +15,7 @@ function tx(fields: Record<string, unknown>): Transaction {
 
 const WATCHED = new Set(['0.0.10', '0.0.20', '0.0.30', '0.0.40']);
 
-describe('matchAccounts (the service account.id union, NOTES.md 5.3)', () => {
+describe('matchAccounts (the service account.id union, docs/ledger-api.md §5.3)', () => {
   it.each([
     ['payer', {}, ['0.0.10']],
     [

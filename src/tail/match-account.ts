@@ -1,4 +1,4 @@
-// Which watched accounts a transaction belongs to, by the service's own account.id semantics (NOTES.md 5.3),
+// Which watched accounts a transaction belongs to, by the service's own account.id semantics (docs/ledger-api.md §5.3),
 // so the global tail hands over exactly what per-account polling would: payer (minus the synthetic-child
 // exclusion), an HBAR transfer row, or a fungible token transfer row. NFT-only involvement, entity_id and
 // staking_reward_transfers do not count.

@@ -1,7 +1,7 @@
 // The newest visible transaction: the head the per-account polls settle against, the query-service lag, and a
 // sample of the ledger's rate for the strategy choice.
 //
-// Under the 60-day range binding (NOTES.md 11.5, on for the public mainnet) a descending query whose range is
+// Under the 60-day range binding (docs/ledger-api.md §11.5, on for the public mainnet) a descending query whose range is
 // wider than 60 days only looks at the newest 60 days and, when that holds no row, answers an EMPTY page whose
 // `next` steps back another 60 days (all the way to the epoch from `gt:0`). So the first probe asks for the last
 // day first (inside the binding, one request), and only when that is empty walks back from `gt:0` through at

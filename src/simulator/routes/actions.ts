@@ -1,4 +1,4 @@
-// GET /api/v1/contracts/results/{transactionIdOrHash}/actions (NOTES.md 3.3, 10): query, path, lookup.
+// GET /api/v1/contracts/results/{transactionIdOrHash}/actions (docs/ledger-api.md §3.3, 10): query, path, lookup.
 import { buildNextLink } from '../links.js';
 import { effectiveLimit, effectiveOrder, isValidLimit, isValidOrder, type Filter } from '../params.js';
 import { errorResponse, pageResponse, type RouteResponse } from '../response.js';
@@ -12,7 +12,7 @@ const VALIDATORS: ReadonlyMap<string, (filter: Filter) => boolean> = new Map([
   ['order', isValidOrder],
 ]);
 
-/** Upstream isNumeric (parseFloat and isFinite) and >= 0: decimals and exponents pass (NOTES.md 3.3). */
+/** Upstream isNumeric (parseFloat and isFinite) and >= 0: decimals and exponents pass (docs/ledger-api.md §3.3). */
 function isValidIndex(filter: Filter): boolean {
   const value = Number(filter.value);
   return !Number.isNaN(Number.parseFloat(filter.value)) && Number.isFinite(value) && value >= 0;

@@ -1,5 +1,5 @@
 // The first pass every GET list route starts with: parse the query, validate every parameter at once
-// (NOTES.md 2.1, 2.3), and answer 400 with all messages when anything is wrong.
+// (docs/ledger-api.md §2.1, 2.3), and answer 400 with all messages when anything is wrong.
 import { parseQuery, validateQuery, type Filter, type QueryParam } from '../params.js';
 import { errorResponse, type RouteResponse } from '../response.js';
 import type { RouteRequest } from '../server.js';

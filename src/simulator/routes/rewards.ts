@@ -1,4 +1,4 @@
-// GET /api/v1/accounts/{idOrAliasOrEvmAddress}/rewards (NOTES.md 3.2): path, existence, then the query.
+// GET /api/v1/accounts/{idOrAliasOrEvmAddress}/rewards (docs/ledger-api.md §3.2): path, existence, then the query.
 import { formatTimestamp, parseTimestamp } from '../../ledger/timestamp.js';
 import { parseAccountPath } from '../account-ref.js';
 import { buildNextLink } from '../links.js';

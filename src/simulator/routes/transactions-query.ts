@@ -1,4 +1,4 @@
-// The /transactions filter model: turns validated filters into bounds and a row predicate (NOTES.md 5-8).
+// The /transactions filter model: turns validated filters into bounds and a row predicate (docs/ledger-api.md §5-8).
 import { parseTimestamp } from '../../ledger/timestamp.js';
 import { TRANSACTION_TYPE_NAMES } from '../../ledger/transaction-types.js';
 import { parseIdOrEvm } from '../account-ref.js';
@@ -90,7 +90,7 @@ interface AccountCondition {
   test: ((account: bigint) => boolean) | null;
 }
 
-/** eq values OR-ed; ne and ranges AND-ed with them, all on the same row (NOTES.md 5.2). */
+/** eq values OR-ed; ne and ranges AND-ed with them, all on the same row (docs/ledger-api.md §5.2). */
 function accountCondition(filters: readonly Filter[]): AccountCondition {
   if (filters.length === 0) return { eq: undefined, test: null };
   const eq: bigint[] = [];

@@ -1,4 +1,4 @@
-// GET /api/v1/transactions (NOTES.md 3.1, 5-8, 11.5).
+// GET /api/v1/transactions (docs/ledger-api.md §3.1, 5-8, 11.5).
 import { formatTimestamp } from '../../ledger/timestamp.js';
 import { QUERYABLE_TRANSACTION_TYPES } from '../../ledger/transaction-types.js';
 import { parseIdOrEvm } from '../account-ref.js';
@@ -26,7 +26,7 @@ const VALIDATORS: ReadonlyMap<string, (filter: Filter) => boolean> = new Map([
   ['type', (f: Filter) => /^(credit|debit)$/i.test(f.value)],
 ]);
 
-/** Out-of-range ids pass the first pass and fail alone afterwards (NOTES.md 2.3). */
+/** Out-of-range ids pass the first pass and fail alone afterwards (docs/ledger-api.md §2.3). */
 function rangeError(filter: Filter): boolean {
   const parsed = parseIdOrEvm(filter.value);
   return !parsed.ok && parsed.reason === 'range';

@@ -1,4 +1,4 @@
-// The reason the tailer exists: rows that become visible after later rows (NOTES.md 17) are neither missed nor
+// The reason the tailer exists: rows that become visible after later rows (docs/ledger-api.md §17) are neither missed nor
 // handed over twice, per account, through the global tail, and across strategy switches; and without the
 // overlap re-scan the same run does miss them.
 import { afterEach, describe, expect, it } from 'vitest';
