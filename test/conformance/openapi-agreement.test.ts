@@ -1,5 +1,5 @@
 // The record schemas agree with ../shared/ledger-api/openapi.yml: same fields, compatible kinds, nullability.
-// Deliberate differences are listed in EXCEPTIONS with the NOTES.md section that justifies them.
+// Deliberate differences are listed in EXCEPTIONS with the docs/ledger-api.md section that justifies them.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
