@@ -162,6 +162,8 @@ export function createApp(options: AppOptions): App {
       )
         log.warn('state.dir and http changes take effect on restart only');
       await runtime?.stop();
+      // The state may have been lost while the old runtime stopped: then there is nothing to start on.
+      if (lost) throw new Error('the state store was lost: not reloading');
       loaded = next;
       secrets.set(next.config);
       log.level = options.logLevel ?? next.config.log.level;
