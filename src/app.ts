@@ -13,6 +13,8 @@ import { forgetRemovedRules, type Metrics } from './observability/metrics.js';
 import type { StateStore } from './state/store.js';
 import { loadAll, type Loaded } from './app/load-all.js';
 import { readinessChecks } from './app/readiness.js';
+import { guardStateStore, type StateGuard } from './app/state-guard.js';
+import { rescueState } from './app/state-rescue.js';
 import { watchForReload, type ReloadWatcher } from './app/reload-watcher.js';
 import { buildChannels, startRuntime, type Runtime } from './app/runtime.js';
 import { buildShared } from './app/shared.js';
@@ -30,6 +32,10 @@ export interface AppOptions {
   readonly logLevel?: string;
   readonly clock?: () => number;
   readonly random?: () => number;
+  /** Recorded as the owner of the state dir (main.ts: process.pid). */
+  readonly pid?: number;
+  /** How often the state file is checked (default 1 s; it is also checked whenever /readyz is asked). */
+  readonly stateCheckIntervalMs?: number;
 }
 
 export interface App {
@@ -46,6 +52,11 @@ export interface App {
   /** Re-reads the config file and its rules; an invalid one is logged issue by issue and not applied. */
   reloadFromDisk(): Promise<boolean>;
   stop(options?: { readonly graceMs?: number }): Promise<void>;
+  /**
+   * Settles when the daemon cannot go on (its state dir was deleted or replaced), after it stopped polling and
+   * delivered or reported what was pending: the caller exits non-zero.
+   */
+  failure(): Promise<Error>;
 }
 
 // One closure on purpose (longer than 60 lines): start, reload and stop share the runtime, the HTTP server and the
@@ -59,6 +70,10 @@ export function createApp(options: AppOptions): App {
   let watcher: ReloadWatcher | undefined;
   let open = true;
   let reloading = Promise.resolve(true);
+  let guard: StateGuard | undefined;
+  let lost: Promise<void> | undefined;
+  let fail = (_error: Error) => undefined as void;
+  const failure = new Promise<Error>((resolve) => (fail = resolve));
 
   function markLoaded(ok: boolean): void {
     metrics.configReloadSuccess.set(ok ? 1 : 0);
@@ -71,6 +86,18 @@ export function createApp(options: AppOptions): App {
     if (!options.configPath || !loaded.config.daemon.watch_files) return;
     const paths = [options.configPath, ...loaded.rulePaths];
     watcher = watchForReload({ paths, onChange: () => void app.reloadFromDisk(), log });
+  }
+
+  // Stop claiming progress: polling stops at once; what is pending is delivered within the shutdown grace (the
+  // open database is intact, only unreachable by the next start), then the state is copied back or the
+  // undelivered alerts are named, and the caller exits non-zero so that the orchestrator restarts the daemon.
+  async function stateLost(reason: string): Promise<void> {
+    watcher?.close();
+    const current = runtime;
+    runtime = undefined;
+    await current?.stop(loaded.config.daemon.shutdown_grace);
+    const outcome = await rescueState(store, shared.outbox, log);
+    fail(new Error(`the state store was lost: ${reason}; polling stopped; ${outcome}`));
   }
 
   async function reloadNow(): Promise<boolean> {
@@ -102,6 +129,7 @@ export function createApp(options: AppOptions): App {
         readinessChecks({
           configLoaded: () => true,
           stateOpen: () => open,
+          stateProblem: () => guard?.check(),
           health: () => shared.health,
           boundMs: () => self_monitoring.query_service_down_after,
           clock,
@@ -113,6 +141,11 @@ export function createApp(options: AppOptions): App {
         readiness,
       });
       runtime = startRuntime(shared, loaded, buildChannels(shared, loaded));
+      guard = guardStateStore({
+        ...{ store, log, metrics },
+        intervalMs: options.stateCheckIntervalMs ?? 1000,
+        onLost: (reason) => void (lost = stateLost(reason)),
+      });
       markLoaded(true);
       watch();
       log.info(
@@ -121,6 +154,7 @@ export function createApp(options: AppOptions): App {
       );
     },
     async reload(next) {
+      if (lost) throw new Error('the state store was lost: not reloading');
       const channels = buildChannels(shared, next);
       if (
         next.config.state.dir !== loaded.config.state.dir ||
@@ -128,6 +162,8 @@ export function createApp(options: AppOptions): App {
       )
         log.warn('state.dir and http changes take effect on restart only');
       await runtime?.stop();
+      // The state may have been lost while the old runtime stopped: then there is nothing to start on.
+      if (lost) throw new Error('the state store was lost: not reloading');
       loaded = next;
       secrets.set(next.config);
       log.level = options.logLevel ?? next.config.log.level;
@@ -145,6 +181,8 @@ export function createApp(options: AppOptions): App {
     },
     async stop(stopOptions = {}) {
       watcher?.close();
+      guard?.close();
+      await lost;
       await reloading.catch(() => undefined);
       await runtime?.stop(stopOptions.graceMs ?? loaded.config.daemon.shutdown_grace);
       runtime = undefined;
@@ -153,6 +191,7 @@ export function createApp(options: AppOptions): App {
       open = false;
       log.info('stopped');
     },
+    failure: () => failure,
   };
   return app;
 }

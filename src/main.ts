@@ -17,6 +17,7 @@ runCli({
   cwd: process.cwd(),
   signal: controller.signal,
   hangups,
+  pid: process.pid,
 }).then(
   (code) => {
     process.exitCode = code;

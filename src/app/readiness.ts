@@ -6,6 +6,8 @@ import type { TailHealth } from './tail-loop.js';
 export interface ReadinessInputs {
   readonly configLoaded: () => boolean;
   readonly stateOpen: () => boolean;
+  /** Why the open state is no longer the one at state.dir (deleted, replaced, read-only), or undefined. */
+  readonly stateProblem?: () => string | undefined;
   readonly health: () => TailHealth;
   readonly boundMs: () => number;
   readonly clock: () => number;
@@ -19,9 +21,7 @@ export function readinessChecks(inputs: ReadinessInputs): Record<string, Readine
     config: inputs.configLoaded()
       ? { ok: true, message: 'loaded' }
       : { ok: false, message: 'the configuration is not loaded' },
-    state: inputs.stateOpen()
-      ? { ok: true, message: 'open' }
-      : { ok: false, message: 'the state store is closed' },
+    state: stateCheck(inputs),
     poll:
       health.firstPollAt !== undefined
         ? { ok: true, message: 'first poll done' }
@@ -34,4 +34,10 @@ export function readinessChecks(inputs: ReadinessInputs): Record<string, Readine
             message: age === undefined ? 'not reached yet' : `no answer for ${Math.round(age / 1000)} s`,
           },
   };
+}
+
+function stateCheck(inputs: ReadinessInputs): ReadinessCheck {
+  if (!inputs.stateOpen()) return { ok: false, message: 'the state store is closed' };
+  const problem = inputs.stateProblem?.();
+  return problem === undefined ? { ok: true, message: 'open' } : { ok: false, message: problem };
 }

@@ -24,6 +24,8 @@ export interface SharedOptions {
   readonly logLevel?: string;
   readonly clock?: () => number;
   readonly random?: () => number;
+  /** Recorded as the owner of the state dir. */
+  readonly pid?: number;
 }
 
 export interface Secrets {
@@ -39,7 +41,7 @@ export function buildShared(options: SharedOptions): { shared: Shared; secrets: 
   };
   const log = createLogger({ level: options.logLevel ?? config.log.level, destination });
   const clock = options.clock ?? Date.now;
-  const store = openStateStore({ dir: config.state.dir });
+  const store = openStateStore({ dir: config.state.dir, pid: options.pid, clock });
   const repo = createRuleStateRepo(store);
   const selfMonitorRepo = createSelfMonitorRepo(store);
   const shared: Shared = {

@@ -11,6 +11,8 @@ export interface CliContext {
   readonly signal: AbortSignal;
   /** SIGHUP as events (the daemon reloads on them); absent where the caller has no such signal. */
   readonly hangups?: EventTarget;
+  /** This process's id, recorded as the owner of the state dir (absent: "unknown" in the holder message). */
+  readonly pid?: number;
 }
 
 export interface Command {

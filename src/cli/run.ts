@@ -2,8 +2,9 @@
 // changes to the config or rule files; stops gracefully when ctx.signal fires (SIGTERM/SIGINT).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createApp } from '../app.js';
-import { loadAll } from '../app/load-all.js';
+import { createApp, type App } from '../app.js';
+import { loadAll, type Loaded } from '../app/load-all.js';
+import { StateStoreError } from '../state/state-store-error.js';
 import { printIssues } from '../app/cli/print-issues.js';
 import { waitForAbort } from '../app/cli/wait-for-abort.js';
 import type { CliContext, Command } from './command.js';
@@ -19,6 +20,7 @@ Options:
 
 Reloads on SIGHUP and when the config or a rule file changes; an invalid new config is logged and the old one
 kept. On SIGTERM it stops polling, sends what is pending for daemon.shutdown_grace, and exits 0.
+Exits 1 when its state dir is held by another daemon, or is deleted or replaced while it runs.
 `;
 
 /** The CliContext, plus SIGHUP as events when the process entry provides them. */
@@ -32,6 +34,17 @@ export function parseConfigArg(argv: readonly string[], cwd: string): string | E
     return resolve(cwd, values.config ?? DEFAULT_CONFIG);
   } catch (err) {
     return err as Error;
+  }
+}
+
+/** The app, or why its state store cannot be opened (in use, corrupt, read-only): said plainly, not thrown. */
+function openApp(ctx: RunContext, loaded: Loaded, configPath: string): App | StateStoreError {
+  try {
+    const output = { logDestination: ctx.stdout, stdout: ctx.stdout };
+    return createApp({ loaded, configPath, env: ctx.env, pid: ctx.pid, ...output });
+  } catch (err) {
+    if (err instanceof StateStoreError) return err;
+    throw err;
   }
 }
 
@@ -50,22 +63,22 @@ export const run: Command = {
       printIssues(ctx.stderr, result.issues);
       return 1;
     }
-    const app = createApp({
-      loaded: result.loaded,
-      configPath,
-      env: ctx.env,
-      logDestination: ctx.stdout,
-      stdout: ctx.stdout,
-    });
+    const app = openApp(ctx, result.loaded, configPath);
+    if (app instanceof StateStoreError) {
+      ctx.stderr.write(`ledger-sentinel run: ${app.message}\n`);
+      return 1;
+    }
     const onHangup = () => void app.reloadFromDisk();
     ctx.hangups?.addEventListener('SIGHUP', onHangup);
+    let failed: Error | undefined;
     try {
       await app.start();
-      await waitForAbort(ctx.signal);
+      failed = await Promise.race([waitForAbort(ctx.signal).then(() => undefined), app.failure()]);
     } finally {
       ctx.hangups?.removeEventListener('SIGHUP', onHangup);
       await app.stop();
     }
-    return 0;
+    if (failed) ctx.stderr.write(`ledger-sentinel run: ${failed.message}\n`);
+    return failed ? 1 : 0;
   },
 };

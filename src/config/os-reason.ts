@@ -4,6 +4,8 @@ const REASONS: Readonly<Record<string, string>> = {
   EPERM: 'permission denied',
   EISDIR: 'it is a directory',
   ENOTDIR: 'a part of the path is not a directory',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on device',
 };
 
 /**

@@ -155,6 +155,11 @@ export function createMetrics(options: MetricsOptions = {}) {
       help: 'Unix time of the last successful configuration load.',
       registers: r,
     }),
+    stateStoreHealthy: new Gauge({
+      name: `${P}state_store_healthy`,
+      help: '1 while the open state database is the one at state.dir and writable; 0 once it was lost.',
+      registers: r,
+    }),
   };
   metrics.buildInfo.set({ version: options.version ?? '0.0.0', node: process.version }, 1);
   for (const strategy of ['per-account', 'global']) metrics.tailStrategy.set({ strategy }, 0);

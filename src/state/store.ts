@@ -3,37 +3,78 @@
 // what atomic-file JSON cannot at 10,000 accounts: several tables changed in one crash-safe transaction
 // without rewriting the whole state on every page.
 //
+// One process owns a state dir: the database is opened with locking_mode=EXCLUSIVE and a write lock is taken at
+// once, so a second daemon on the same dir fails at start (SQLITE_BUSY) instead of delivering every alert twice.
+// It is an OS-level lock held by the open file, released when the process dies, kill -9 included.
+//
 // Each module owns its tables and creates them idempotently (CREATE TABLE IF NOT EXISTS) when it is
 // constructed on a store; `transaction(fn)` makes any set of their writes one atomic step.
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeStateOwner } from './state-owner.js';
+import { fileIdentity, storeFileCheck } from './store-file-check.js';
+import { stateStoreError } from './state-store-error.js';
 
 export type Db = Database.Database;
 
 export interface StateStore {
   readonly db: Db;
+  /** The database file; undefined in memory. */
+  readonly path: string | undefined;
   /** Runs fn in one SQLite transaction: all of its writes land together or not at all. */
   transaction<T>(fn: () => T): T;
+  /** Why the open database is no longer the state at state.dir (deleted, replaced, read-only), or undefined. */
+  check(): string | undefined;
   close(): void;
 }
 
 export interface StateStoreOptions {
   /** Directory for state.db; `:memory:` for tests that need no durability. */
   readonly dir: string;
+  /** Recorded with the lock so that a second daemon can name this one (main.ts passes process.pid). */
+  readonly pid?: number;
+  readonly clock?: () => number;
 }
 
+/** Opens (creating) the store and takes its lock; throws a StateStoreError that says what to do. */
 export function openStateStore(options: StateStoreOptions): StateStore {
-  const memory = options.dir === ':memory:';
-  if (!memory) mkdirSync(options.dir, { recursive: true });
-  const db = new Database(memory ? ':memory:' : join(options.dir, 'state.db'));
+  if (options.dir === ':memory:') return wrap(configure(new Database(':memory:')), undefined);
+  const path = join(options.dir, 'state.db');
+  let db: Db | undefined;
+  try {
+    mkdirSync(options.dir, { recursive: true });
+    db = new Database(path);
+    // Exclusive before the first access, so WAL runs without the shared-memory index and the lock is ours alone.
+    db.pragma('locking_mode = EXCLUSIVE');
+    configure(db);
+    // A write transaction takes the lock now, not at the first alert: the loser fails at start.
+    db.exec('BEGIN EXCLUSIVE; COMMIT');
+    db.pragma('busy_timeout = 5000');
+    writeStateOwner(options.dir, options.pid, (options.clock ?? Date.now)());
+    return wrap(db, path);
+  } catch (err) {
+    db?.close();
+    throw stateStoreError(err, options.dir, path);
+  }
+}
+
+function configure(db: Db): Db {
+  // No waiting for the lock: another owner holds it for its whole life.
+  db.pragma('busy_timeout = 0');
   db.pragma('journal_mode = WAL');
   // FULL: a transaction that returned is on disk, so "durably accepted" means what it says after kill -9.
   db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+function wrap(db: Db, path: string | undefined): StateStore {
+  const opened = path === undefined ? undefined : fileIdentity(path);
   return {
     db,
+    path,
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    check: () => (path === undefined || opened === undefined ? undefined : storeFileCheck(path, opened)),
     close: () => db.close(),
   };
 }

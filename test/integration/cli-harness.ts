@@ -36,6 +36,7 @@ export function startCli(
     cwd: options.cwd ?? process.cwd(),
     signal: controller.signal,
     hangups,
+    pid: process.pid,
   };
   let finished = false;
   const done = runCli(ctx).finally(() => (finished = true));
