@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCondition } from '../condition.js';
+import { compileRegex, type RuleRegex } from '../safe-regex.js';
 
 const Memo = z
   .object({
@@ -7,7 +8,14 @@ const Memo = z
     regex: z
       .string()
       .min(1)
-      .refine(isValidRegex, { error: (i) => `invalid regular expression ${JSON.stringify(i.input)}` })
+      .superRefine((source, ctx) => {
+        const compiled = compileRegex(source);
+        if (!compiled.ok)
+          ctx.addIssue({
+            code: 'custom',
+            message: `invalid regular expression ${JSON.stringify(source)}: ${compiled.reason}`,
+          });
+      })
       .optional(),
     ignore_case: z.boolean().default(false),
   })
@@ -17,13 +25,11 @@ const Memo = z
   });
 type Memo = z.output<typeof Memo>;
 
-function isValidRegex(source: string): boolean {
-  try {
-    new RegExp(source, 'u');
-    return true;
-  } catch {
-    return false;
-  }
+/** The schema has accepted `source`, so it compiles; RE2 (safe-regex.ts) keeps matching linear in the memo. */
+function ruleRegex(source: string, ignoreCase: boolean): RuleRegex {
+  const compiled = compileRegex(source, ignoreCase ? 'i' : '');
+  if (!compiled.ok) throw new Error(`memo regex passed validation but does not compile: ${compiled.reason}`);
+  return compiled.regex;
 }
 
 /** Characters that stand for themselves in a unicode-mode regex (outside classes and groups). */
@@ -44,7 +50,7 @@ export function literalPrefix(source: string): string {
 
 /**
  * The decoded memo (base64 → UTF-8) contains a text or matches a regex. Only the first MEMO_EVAL_LIMIT characters
- * are examined (Facts.memoHead) and regexes run in unicode mode without the sticky/global state, bounding their cost.
+ * are examined (Facts.memoHead) and regexes run on RE2 (safe-regex.ts), so their cost is linear in that head.
  */
 export const memo = defineCondition({
   name: 'memo',
@@ -55,7 +61,7 @@ export const memo = defineCondition({
   schema: () => Memo,
   compile: (value: Memo) => {
     if (value.regex !== undefined) {
-      const re = new RegExp(value.regex, value.ignore_case ? 'iu' : 'u');
+      const re = ruleRegex(value.regex, value.ignore_case);
       const prefix = value.ignore_case ? '' : literalPrefix(value.regex);
       if (!prefix) return (f) => re.test(f.memoHead());
       return (f) => {
