@@ -16,6 +16,10 @@ const Memo = z
             message: `invalid regular expression ${JSON.stringify(source)}: ${compiled.reason}`,
           });
       })
+      .meta({
+        description:
+          'A regular expression in JavaScript syntax, run on RE2 (linear time): no lookaround, no backreferences, counted repetitions up to 100, at most 256 characters (rules/README.md, "Regular expressions").',
+      })
       .optional(),
     ignore_case: z.boolean().default(false),
   })
