@@ -8,14 +8,6 @@ const Memo = z
     regex: z
       .string()
       .min(1)
-      .superRefine((source, ctx) => {
-        const compiled = compileRegex(source);
-        if (!compiled.ok)
-          ctx.addIssue({
-            code: 'custom',
-            message: `invalid regular expression ${JSON.stringify(source)}: ${compiled.reason}`,
-          });
-      })
       .meta({
         description:
           'A regular expression in JavaScript syntax, run on RE2 (linear time): no lookaround, no backreferences, counted repetitions up to 100, at most 256 characters (rules/README.md, "Regular expressions").',
@@ -26,6 +18,17 @@ const Memo = z
   .strict()
   .refine((m) => (m.contains === undefined) !== (m.regex === undefined), {
     error: 'set exactly one of contains or regex',
+  })
+  .superRefine((m, ctx) => {
+    // Compiled with the flags it will run with: case folding can make a program too large for RE2.
+    if (m.regex === undefined) return;
+    const compiled = compileRegex(m.regex, m.ignore_case ? 'i' : '');
+    if (!compiled.ok)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['regex'],
+        message: `invalid regular expression ${JSON.stringify(m.regex)}: ${compiled.reason}`,
+      });
   });
 type Memo = z.output<typeof Memo>;
 
