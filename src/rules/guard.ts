@@ -4,7 +4,7 @@
 // record without what the guard names can never make the predicate true (nor undefined, awaiting a trace).
 import type { WhenNode } from './condition.js';
 import { SUCCESS_RESULTS } from '../ledger/result-codes.js';
-import { compileRegex } from './safe-regex.js';
+import { compileRegex } from './compile-regex.js';
 
 /** What a rule's predicate needs to be anything but false; a missing key means no such need is known. */
 export interface Guard {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileRegex, MAX_REGEX_LENGTH } from './safe-regex.js';
+import { compileRegex, MAX_REGEX_LENGTH } from './compile-regex.js';
 
 const LINEAR = 'rule regexes run on RE2, a linear-time engine; rewrite without it';
 
