@@ -21,6 +21,9 @@ describe('compileRegex: accepted patterns match like unicode-mode RegExp', () =>
     ['x{1,100}', '', 'xx', true],
     ['(?:(?:\\w|\\W){1,10}){1,10}z', '', 'abz', true],
     ['\\u{1F600}{2}', '', '😀😀', true],
+    ['^(?<word>\\w+)-\\d$', '', 'abc-1', true],
+    ['[\\](]{1,100}', '', '](', true],
+    ['a{0,}b', '', 'aaab', true],
   ] as const)('%s (flags %j) on %j → %s', (source, flags, text, expected) => {
     const compiled = compileRegex(source, flags);
 
@@ -46,6 +49,10 @@ describe('compileRegex: rejected patterns say why', () => {
     [
       '(?:(?:\\w|\\W){1,30}){1,30}x',
       'counted repetition `{1,30}` at character 20 repeats up to 900 times (nested counts multiply); the limit is 100 because RE2 unrolls counts into states; use + or * or a smaller count',
+    ],
+    [
+      '[\\](]{1,200}',
+      'counted repetition `{1,200}` at character 6 repeats up to 200 times (nested counts multiply); the limit is 100 because RE2 unrolls counts into states; use + or * or a smaller count',
     ],
     [
       'a{100}b{100}c{100}d{100}e{1}',
