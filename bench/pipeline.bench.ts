@@ -3,6 +3,7 @@
 // same bytes, measured side by side (the contenders alternate round by round, so load from other processes on a
 // shared machine hits both alike; the best round of each is kept). Target: ratio ≥ 0.5.
 // Alone: node --import tsx bench/pipeline.bench.ts [--quick]
+import { regexEnginesBench } from './regex-engines.js';
 import { parsePageText } from '../src/ledger/page.js';
 import type { Transaction } from '../src/ledger/schema.js';
 import { loadRules } from '../src/rules/load.js';
@@ -129,6 +130,7 @@ export async function pipelineBench(options: BenchOptions): Promise<Figure[]> {
     }),
     figure(SUITE, 'parse + validate + match + 50 rules', perSecond(full), { unit: 'records/s' }),
     checked(SUITE, 'ratio to JSON.parse', round(plain / full), '>=', 0.5),
+    ...(await regexEnginesBench(options)),
   ];
 }
 

@@ -17,6 +17,7 @@ import { hostileMemos } from './hostile-memos.js';
 import { secrets } from './secrets.js';
 import { load } from './load.js';
 import { stateDir } from './state-dir.js';
+import { hostileRegexes } from './hostile-regexes.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -28,6 +29,7 @@ const SCENARIOS: readonly Scenario[] = [
   secrets,
   load,
   stateDir,
+  hostileRegexes,
 ];
 
 const { values } = parseArgs({

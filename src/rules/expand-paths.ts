@@ -1,6 +1,7 @@
 // Rule paths as configured: plain files, or a `*` / `?` pattern in the file name (`/etc/rules/*.yaml`).
 import { readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { globMatches } from './glob-matches.js';
 
 export type ListDir = (dir: string) => readonly string[];
 
@@ -22,12 +23,6 @@ export function expandPaths(
       files.push(path);
       continue;
     }
-    const pattern = new RegExp(
-      `^${name
-        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-        .replace(/\*/g, '.*')
-        .replace(/\?/g, '.')}$`,
-    );
     const dir = dirname(path);
     let entries: readonly string[] = [];
     try {
@@ -35,7 +30,7 @@ export function expandPaths(
     } catch {
       entries = [];
     }
-    const matched = entries.filter((e) => pattern.test(e)).sort();
+    const matched = entries.filter((e) => globMatches(name, e)).sort();
     if (!matched.length) empty.push(path);
     files.push(...matched.map((e) => join(dir, e)));
   }

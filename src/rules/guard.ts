@@ -4,6 +4,7 @@
 // record without what the guard names can never make the predicate true (nor undefined, awaiting a trace).
 import type { WhenNode } from './condition.js';
 import { SUCCESS_RESULTS } from '../ledger/result-codes.js';
+import { compileRegex } from './compile-regex.js';
 
 /** What a rule's predicate needs to be anything but false; a missing key means no such need is known. */
 export interface Guard {
@@ -60,7 +61,9 @@ function guardOfKey(name: string, value: unknown): Guard {
 /** An empty memo can match only a regex that matches '' (`contains` texts are never empty). */
 function memoGuard(value: { contains?: string; regex?: string; ignore_case?: boolean }): Guard {
   if (value.regex === undefined) return { memo: true };
-  return new RegExp(value.regex, value.ignore_case ? 'iu' : 'u').test('') ? {} : { memo: true };
+  const compiled = compileRegex(value.regex, value.ignore_case ? 'i' : '');
+  // A regex that does not compile never reaches a rule set; claim no need rather than throw.
+  return !compiled.ok || compiled.regex.test('') ? {} : { memo: true };
 }
 
 /** Only `not` of a lone `result` and `not` of a `not` are known; ¬(A ∧ B) says nothing about A alone. */

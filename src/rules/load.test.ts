@@ -62,7 +62,18 @@ const expected: [string, string][] = [
     'group-by.yaml:5:16 group_by.0: expected account, type, result, payer, node, entity_id or labels.<name>, got "acount"',
   ],
   ['memo-both.yaml', 'memo-both.yaml:6:13 when.memo: set exactly one of contains or regex'],
-  ['memo-regex.yaml', 'memo-regex.yaml:6:22 when.memo.regex: invalid regular expression "(unclosed"'],
+  [
+    'memo-regex-backreference.yaml',
+    'memo-regex-backreference.yaml:6:22 when.memo.regex: invalid regular expression "^(\\\\w+)-\\\\1$": backreference `\\1` at character 8 is not supported: rule regexes run on RE2, a linear-time engine; rewrite without it',
+  ],
+  [
+    'memo-regex-lookahead.yaml',
+    'memo-regex-lookahead.yaml:6:22 when.memo.regex: invalid regular expression "^refund-(?=\\\\d)": lookahead `(?=` at character 9 is not supported: rule regexes run on RE2, a linear-time engine; rewrite without it',
+  ],
+  [
+    'memo-regex.yaml',
+    'memo-regex.yaml:6:22 when.memo.regex: invalid regular expression "(unclosed": Unterminated group (JavaScript regular expression syntax, unicode mode)',
+  ],
   [
     'missing-summary.yaml',
     'missing-summary.yaml:3:5 summary: missing required key "summary"; add it to the rule',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileTemplate, renderLayered, renderTemplate } from './template.js';
+import { MAX_RENDER_WORK, MAX_VALUE_CHARS, TRUNCATED } from './bounded-writer.js';
 
 const view = {
   memo: '<b>"Tom & Jerry"</b>',
@@ -32,5 +33,50 @@ describe('templates', () => {
     ]);
 
     expect(rendered).toBe('firing treasury first');
+  });
+});
+
+describe('templates over hostile records: bounded work and output', () => {
+  const many = Array.from({ length: 1000 }, (_, i) => ({ account: `0.0.${i}`, amount: BigInt(i) }));
+  const nested = `{{#transfers}}{{#transfers}}{{#transfers}}{{account}}{{/transfers}}{{/transfers}}{{/transfers}}`;
+
+  it('stops a section nested in itself over a long list (10⁹ passes unbounded) and says so', () => {
+    const rendered = renderTemplate(nested, { transfers: many });
+
+    expect(rendered.endsWith(TRUNCATED)).toBe(true);
+    expect(rendered.length).toBeLessThanOrEqual(MAX_RENDER_WORK + TRUNCATED.length);
+  });
+
+  it.each([
+    ['{{memo}}', 'plain names'],
+    ['{{{memo}}}', 'triple mustache'],
+    ['{{&memo}}', 'ampersand'],
+    ['{{#memo}}{{.}}{{/memo}}', 'section over a string'],
+  ])('cuts a long value at MAX_VALUE_CHARS: %s (%s)', (template) => {
+    const memo = 'm'.repeat(MAX_VALUE_CHARS * 10);
+
+    const outputs = [renderTemplate(template, { memo }), compileTemplate(template)({ memo })];
+
+    for (const out of outputs) expect(out).toBe(`${'m'.repeat(MAX_VALUE_CHARS)}${TRUNCATED}`);
+  });
+
+  it('renders no partials, whatever the view holds', () => {
+    const rendered = renderTemplate('[{{> memo}}]', { memo: '{{#a}}{{/a}}' });
+
+    expect(rendered).toBe('[]');
+  });
+
+  it('does not render values as templates', () => {
+    const rendered = renderTemplate('{{memo}}', { memo: '{{#x}}{{x}}{{/x}}', x: [1, 2] });
+
+    expect(rendered).toBe('{{#x}}{{x}}{{/x}}');
+  });
+
+  it('renders a list under the budget in full', () => {
+    const rendered = renderTemplate('{{#transfers}}{{account}} {{/transfers}}', {
+      transfers: many.slice(0, 3),
+    });
+
+    expect(rendered).toBe('0.0.0 0.0.1 0.0.2 ');
   });
 });

@@ -1,8 +1,7 @@
 // Alert text: mustache (logic-less) templates rendered as plain text. HTML escaping is off on purpose: the
 // notifiers escape for their medium (Slack mrkdwn, HTML mail), and double escaping would garble memos.
 import Mustache from 'mustache';
-
-const PLAIN = { escape: (text: unknown) => String(text) };
+import { BoundedWriter, MAX_VALUE_CHARS, TRUNCATED } from './bounded-writer.js';
 
 /** Throws with mustache's message (e.g. `Unclosed tag at 12`) when the template does not parse. */
 export function checkTemplate(template: string): void {
@@ -10,14 +9,21 @@ export function checkTemplate(template: string): void {
 }
 
 export function renderTemplate(template: string, view: object): string {
-  return Mustache.render(template, view, {}, PLAIN);
+  return renderLayered(template, [view]);
 }
 
-/** Renders over several views without copying them: names are looked up in `views[0]` first, then onwards. */
+/**
+ * Renders over several views without copying them: names are looked up in `views[0]` first, then onwards. The
+ * work is bounded whatever the views hold (bounded-writer.ts); where it stopped, the text ends in TRUNCATED.
+ */
 export function renderLayered(template: string, views: readonly object[]): string {
   let context: Mustache.Context | undefined;
   for (let i = views.length - 1; i >= 0; i--) context = new Mustache.Context(views[i], context);
-  return Mustache.render(template, context, {}, PLAIN);
+  if (!context) return '';
+  // Mustache.parse caches the tokens; a fresh writer per rendering holds this rendering's budget.
+  const writer = new BoundedWriter();
+  const out = writer.renderTokens(Mustache.parse(template) as unknown as string[][], context, {}, template);
+  return writer.stopped ? `${out}${TRUNCATED}` : out;
 }
 
 /**
@@ -44,5 +50,7 @@ function lookup(view: object, path: readonly string[]): unknown {
 }
 
 function text(value: unknown): string {
-  return value === undefined || value === null ? '' : String(value);
+  if (value === undefined || value === null) return '';
+  const out = String(value);
+  return out.length > MAX_VALUE_CHARS ? `${out.slice(0, MAX_VALUE_CHARS)}${TRUNCATED}` : out;
 }

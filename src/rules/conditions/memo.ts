@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCondition } from '../condition.js';
+import { compileRegex, type RuleRegex } from '../compile-regex.js';
 
 const Memo = z
   .object({
@@ -7,23 +8,35 @@ const Memo = z
     regex: z
       .string()
       .min(1)
-      .refine(isValidRegex, { error: (i) => `invalid regular expression ${JSON.stringify(i.input)}` })
+      .meta({
+        description:
+          'A regular expression in JavaScript syntax, run on RE2 (linear time): no lookaround, no backreferences, counted repetitions up to 100, at most 256 characters (rules/README.md, "Regular expressions").',
+      })
       .optional(),
     ignore_case: z.boolean().default(false),
   })
   .strict()
   .refine((m) => (m.contains === undefined) !== (m.regex === undefined), {
     error: 'set exactly one of contains or regex',
+  })
+  .superRefine((m, ctx) => {
+    // Compiled with the flags it will run with: case folding can make a program too large for RE2.
+    if (m.regex === undefined) return;
+    const compiled = compileRegex(m.regex, m.ignore_case ? 'i' : '');
+    if (!compiled.ok)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['regex'],
+        message: `invalid regular expression ${JSON.stringify(m.regex)}: ${compiled.reason}`,
+      });
   });
 type Memo = z.output<typeof Memo>;
 
-function isValidRegex(source: string): boolean {
-  try {
-    new RegExp(source, 'u');
-    return true;
-  } catch {
-    return false;
-  }
+/** The schema has accepted `source`, so it compiles; RE2 (compile-regex.ts) keeps matching linear in the memo. */
+function ruleRegex(source: string, ignoreCase: boolean): RuleRegex {
+  const compiled = compileRegex(source, ignoreCase ? 'i' : '');
+  if (!compiled.ok) throw new Error(`memo regex passed validation but does not compile: ${compiled.reason}`);
+  return compiled.regex;
 }
 
 /** Characters that stand for themselves in a unicode-mode regex (outside classes and groups). */
@@ -44,7 +57,7 @@ export function literalPrefix(source: string): string {
 
 /**
  * The decoded memo (base64 → UTF-8) contains a text or matches a regex. Only the first MEMO_EVAL_LIMIT characters
- * are examined (Facts.memoHead) and regexes run in unicode mode without the sticky/global state, bounding their cost.
+ * are examined (Facts.memoHead) and regexes run on RE2 (compile-regex.ts), so their cost is linear in that head.
  */
 export const memo = defineCondition({
   name: 'memo',
@@ -55,7 +68,7 @@ export const memo = defineCondition({
   schema: () => Memo,
   compile: (value: Memo) => {
     if (value.regex !== undefined) {
-      const re = new RegExp(value.regex, value.ignore_case ? 'iu' : 'u');
+      const re = ruleRegex(value.regex, value.ignore_case);
       const prefix = value.ignore_case ? '' : literalPrefix(value.regex);
       if (!prefix) return (f) => re.test(f.memoHead());
       return (f) => {
