@@ -16,6 +16,7 @@ import { malformedConfig } from './malformed-config.js';
 import { hostileMemos } from './hostile-memos.js';
 import { secrets } from './secrets.js';
 import { load } from './load.js';
+import { trickleEndless } from './trickle-endless.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -26,6 +27,7 @@ const SCENARIOS: readonly Scenario[] = [
   hostileMemos,
   secrets,
   load,
+  trickleEndless,
 ];
 
 const { values } = parseArgs({
