@@ -105,7 +105,7 @@ export function createTailer(options: TailerOptions): Tailer {
   let current: Strategy | undefined;
   let rounds = 0;
   const slots = createPollSlots(config.concurrency);
-  const inFlight = new Map<string, Promise<void>>();
+  const inFlight = new Map<string, { readonly done: Promise<void>; readonly stop: AbortController }>();
   // What settled polls added up to since the last report (a detached poll reports in a later round).
   let tally = { pages: 0, delivered: 0, dropped: 0, failed: 0 };
 
@@ -159,9 +159,16 @@ export function createTailer(options: TailerOptions): Tailer {
     setMaxListeners(config.concurrency * 4 + 10, signal);
     let probed: number | undefined;
     if (current === undefined) probed = await start(signal);
-    // A strategy switch moves cursors: only between polls, never under one.
-    else if (config.strategy === 'auto' && rounds % config.reevaluate_rounds === 0 && inFlight.size === 0)
-      switchTo(cheapest());
+    else if (config.strategy === 'auto' && rounds % config.reevaluate_rounds === 0) {
+      const next = cheapest();
+      // A switch moves cursors, so never under a poll: the polls in flight are stopped (each keeps the pages
+      // it handed over) and the switch waits for them to settle.
+      if (next !== current) {
+        for (const poll of inFlight.values()) poll.stop.abort(new Error('tail strategy switch'));
+        await settled();
+        switchTo(next);
+      }
+    }
     rounds += 1;
     const strategy = current ?? 'per-account';
     tally.pages += probed ?? 0;
@@ -184,9 +191,12 @@ export function createTailer(options: TailerOptions): Tailer {
     return { strategy, ...report };
   }
 
-  function launch(key: string, poll: (s: AbortSignal) => Promise<PollResult>, signal: AbortSignal) {
+  function launch(key: string, poll: (s: AbortSignal) => Promise<PollResult>, round: AbortSignal) {
+    const stop = new AbortController();
+    const signal = AbortSignal.any([round, stop.signal]);
+    setMaxListeners(20, signal);
     const done = slots.run(() => runJob(key, poll, signal)).finally(() => inFlight.delete(key));
-    inFlight.set(key, done);
+    inFlight.set(key, { done, stop });
     return done;
   }
 
@@ -204,7 +214,7 @@ export function createTailer(options: TailerOptions): Tailer {
   }
 
   async function settled(): Promise<void> {
-    while (inFlight.size > 0) await Promise.allSettled([...inFlight.values()]);
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight.values()].map((p) => p.done));
   }
 
   function pollJobs(strategy: Strategy): { key: string; poll: (s: AbortSignal) => Promise<PollResult> }[] {
