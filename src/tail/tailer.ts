@@ -16,7 +16,7 @@ import { createGlobalTail, globalIndex } from './global-tailer.js';
 import { HeadTracker } from './head-tracker.js';
 import { probeHead, recentFrom } from './probe-head.js';
 import type { RecordHandler } from './record-handler.js';
-import { createPollSlots } from './poll-slots.js';
+import { createPollRunner } from './poll-runner.js';
 import { type StalenessSummary, type StreamStaleness, summarizeStaleness } from './staleness.js';
 import { type Strategy, chooseStrategy, estimateCosts } from './strategy.js';
 import { type AccountStream, GLOBAL_STREAM, accountStreams } from './streams.js';
@@ -104,10 +104,15 @@ export function createTailer(options: TailerOptions): Tailer {
   const backoff = new Backoff(config.poll_interval, config.max_backoff, random);
   let current: Strategy | undefined;
   let rounds = 0;
-  const slots = createPollSlots(config.concurrency);
-  const inFlight = new Map<string, { readonly done: Promise<void>; readonly stop: AbortController }>();
-  // What settled polls added up to since the last report (a detached poll reports in a later round).
-  let tally = { pages: 0, delivered: 0, dropped: 0, failed: 0 };
+  const polls = createPollRunner({
+    concurrency: config.concurrency,
+    hardStopMs: 2 * config.max_poll_duration,
+    backoff,
+    kind: streamKind,
+    clock,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(log ? { log } : {}),
+  });
 
   /** Resolves with the pages the head probe read, or undefined when it did not probe. */
   async function start(signal: AbortSignal): Promise<number | undefined> {
@@ -164,40 +169,28 @@ export function createTailer(options: TailerOptions): Tailer {
       // A switch moves cursors, so never under a poll: the polls in flight are stopped (each keeps the pages
       // it handed over) and the switch waits for them to settle.
       if (next !== current) {
-        for (const poll of inFlight.values()) poll.stop.abort(new Error('tail strategy switch'));
-        await settled();
+        await polls.stopAll('tail strategy switch');
         switchTo(next);
       }
     }
     rounds += 1;
     const strategy = current ?? 'per-account';
-    tally.pages += probed ?? 0;
+    let pages = probed ?? 0;
     // Per-account polls and the settled global read both settle against a fresh head; the immediate global
     // read finds the head itself.
     const probes = strategy === 'per-account' || config.global_mode === 'settled';
-    if (probes && probed === undefined)
-      tally.pages += await probeHead(ctx, signal, timestampFromMillis(clock()));
+    if (probes && probed === undefined) pages += await probeHead(ctx, signal, timestampFromMillis(clock()));
     const launched = pollJobs(strategy)
-      .filter((job) => !inFlight.has(job.key))
-      .map((job) => launch(job.key, job.poll, signal));
+      .filter((job) => !polls.busy(job.key))
+      .map((job) => polls.launch(job.key, job.poll, signal));
     await settledOrPatience(launched, signal);
-    if (signal.aborted) await settled();
+    if (signal.aborted) await polls.settled();
     signal.throwIfAborted();
     if (head.head !== undefined)
       options.metrics?.lag.set(Number(timestampFromMillis(clock()) - head.head) / 1e9);
     staleness();
-    const report = tally;
-    tally = { pages: 0, delivered: 0, dropped: 0, failed: 0 };
-    return { strategy, ...report };
-  }
-
-  function launch(key: string, poll: (s: AbortSignal) => Promise<PollResult>, round: AbortSignal) {
-    const stop = new AbortController();
-    const signal = AbortSignal.any([round, stop.signal]);
-    setMaxListeners(20, signal);
-    const done = slots.run(() => runJob(key, poll, signal)).finally(() => inFlight.delete(key));
-    inFlight.set(key, { done, stop });
-    return done;
+    const report = polls.takeTally();
+    return { strategy, ...report, pages: report.pages + pages };
   }
 
   /** Waits for the round's polls, but never longer than one poll_interval: a stuck stream holds up no other. */
@@ -211,10 +204,6 @@ export function createTailer(options: TailerOptions): Tailer {
       stop.abort();
       await patience.catch(() => undefined);
     }
-  }
-
-  async function settled(): Promise<void> {
-    while (inFlight.size > 0) await Promise.allSettled([...inFlight.values()].map((p) => p.done));
   }
 
   function pollJobs(strategy: Strategy): { key: string; poll: (s: AbortSignal) => Promise<PollResult> }[] {
@@ -232,27 +221,6 @@ export function createTailer(options: TailerOptions): Tailer {
     const ra = ctx.state.cursor(a.key)?.read ?? 0n;
     const rb = ctx.state.cursor(b.key)?.read ?? 0n;
     return ra < rb ? -1 : ra > rb ? 1 : 0;
-  }
-
-  async function runJob(
-    key: string,
-    poll: (signal: AbortSignal) => Promise<PollResult>,
-    signal: AbortSignal,
-  ): Promise<void> {
-    if (signal.aborted) return;
-    try {
-      const r = await poll(signal);
-      tally.pages += r.pages;
-      tally.delivered += r.delivered;
-      tally.dropped += r.dropped;
-      backoff.succeeded(key);
-    } catch (err) {
-      if (signal.aborted) return;
-      tally.failed += 1;
-      options.metrics?.pollFailures.inc({ stream: streamKind(key) });
-      const waitMs = backoff.failed(key, clock());
-      log?.warn({ err, stream: key, waitMs }, 'poll failed');
-    }
   }
 
   function streamKind(key: string): string {
@@ -286,8 +254,8 @@ export function createTailer(options: TailerOptions): Tailer {
       const wait = interval - (clock() - started);
       if (wait > 0) await sleep(wait, signal).catch(() => undefined);
     }
-    await settled();
+    await polls.settled();
   }
 
-  return { round, settled, run, strategy: () => current, staleness, streamStaleness, head };
+  return { round, settled: polls.settled, run, strategy: () => current, staleness, streamStaleness, head };
 }

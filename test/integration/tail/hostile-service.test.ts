@@ -123,6 +123,35 @@ describe('a hostile query service', () => {
     expect(await counterValue(metrics.pollFailures, { stream: 'transactions' })).toBe(1);
   });
 
+  it('a poll still running after twice max_poll_duration is stopped, fails and frees its slot', async () => {
+    ledger = await startHostileLedger({ trickleEveryMs: 20 });
+    ledger.head = START + 1_000n * S;
+    for (const [i, id] of IDS.entries()) ledger.rows.set(id, [START + BigInt(i + 1) * S]);
+    ledger.trickle.add('0.0.100');
+    // The request's own deadline (30 s) is far off: only the poll's hard stop can end it.
+    const { lines, metrics, tailer } = setUp({
+      poll_interval: '100ms',
+      max_poll_duration: '1s',
+      concurrency: 1,
+    });
+    const signal = new AbortController().signal;
+
+    await tailer.round(signal);
+    await tailer.settled();
+    const report = await tailer.round(signal);
+
+    expect(ledger.events.indexOf('closed:0.0.100')).toBeGreaterThan(ledger.events.indexOf('open:0.0.100'));
+    expect(report.failed).toBe(1);
+    const failed = lines.find((l) => l.msg === 'poll failed' && l.stream === 'tx:0.0.100');
+    expect(String((failed?.err as { message?: string } | undefined)?.message)).toMatch(
+      /still running after 2000 ms \(twice tail\.max_poll_duration\)/,
+    );
+    expect(await counterValue(metrics.pollFailures, { stream: 'transactions' })).toBe(1);
+    // With one slot, the other accounts were read once the stuck poll let go of it.
+    expect(handed(ledger.events, '0.0.101')).toHaveLength(1);
+    expect(handed(ledger.events, '0.0.102')).toHaveLength(1);
+  });
+
   it('an endless listing stops at the page bound, keeps its progress, resumes and stays inside the budget', async () => {
     ledger = await startHostileLedger();
     ledger.head = START + 1_000n * S;
