@@ -18,6 +18,7 @@ import { secrets } from './secrets.js';
 import { load } from './load.js';
 import { stateDir } from './state-dir.js';
 import { hostileRegexes } from './hostile-regexes.js';
+import { trickleEndless } from './trickle-endless.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -30,6 +31,7 @@ const SCENARIOS: readonly Scenario[] = [
   load,
   stateDir,
   hostileRegexes,
+  trickleEndless,
 ];
 
 const { values } = parseArgs({

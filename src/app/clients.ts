@@ -15,6 +15,7 @@ export function ledgerClientFor(config: Config, logger: Logger, metrics?: Metric
       connectMs: ledger.timeouts.connect,
       headersMs: ledger.timeouts.headers,
       bodyMs: ledger.timeouts.body,
+      totalMs: ledger.timeouts.total,
     },
     maxResponseBytes: ledger.max_response_bytes,
     retry: {

@@ -62,4 +62,6 @@ export async function runTailLoop(options: TailLoopOptions, signal: AbortSignal)
     const wait = interval - (clock() - started);
     if (wait > 0) await options.sleep(wait, signal).catch(() => undefined);
   }
+  // A poll that outlived its round may still be running: it must settle before the store closes.
+  await options.tailer.settled();
 }

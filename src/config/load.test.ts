@@ -178,7 +178,7 @@ describe('loadConfigFile', () => {
         ledger: {
           base_url: 'https://mainnet.mirrornode.hedera.com',
           requests_per_second: 50,
-          timeouts: { connect: 5000, headers: 10_000, body: 30_000 },
+          timeouts: { connect: 5000, headers: 10_000, body: 30_000, total: 60_000 },
           max_response_bytes: 10_485_760,
           retry: { max_attempts: 5, base_delay: 250, max_delay: 30_000 },
         },

@@ -28,7 +28,16 @@ export interface LedgerClientOptions {
   /** Share one budget between clients; default: a budget of `requestsPerSecond`. */
   readonly budget?: RequestBudget;
   readonly requestsPerSecond?: number;
-  readonly timeouts?: { readonly connectMs?: number; readonly headersMs?: number; readonly bodyMs?: number };
+  /**
+   * connect/headers/body are undici's per-phase timeouts (body: the longest pause between two chunks); total
+   * bounds one whole attempt, so a body trickled a byte at a time still ends (docs/ledger-client.md).
+   */
+  readonly timeouts?: {
+    readonly connectMs?: number;
+    readonly headersMs?: number;
+    readonly bodyMs?: number;
+    readonly totalMs?: number;
+  };
   readonly maxResponseBytes?: number;
   readonly retry?: Partial<RetryPolicy>;
   readonly logger?: Logger;
@@ -56,8 +65,10 @@ export interface LedgerClient {
   close(): Promise<void>;
 }
 
-export const DEFAULT_TIMEOUTS = { connectMs: 5_000, headersMs: 10_000, bodyMs: 30_000 };
+export const DEFAULT_TIMEOUTS = { connectMs: 5_000, headersMs: 10_000, bodyMs: 30_000, totalMs: 60_000 };
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+/** Links of one walk remembered for the loop check (A → B → A). */
+const MAX_REMEMBERED_LINKS = 10_000;
 
 export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
   const base = parseBase(options.baseUrl);
@@ -70,6 +81,7 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
       dispatcher: options.dispatcher ?? (owned as Agent),
       headersTimeoutMs: timeouts.headersMs,
       bodyTimeoutMs: timeouts.bodyMs,
+      totalTimeoutMs: timeouts.totalMs,
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       userAgent: options.userAgent ?? `ledger-sentinel/${VERSION}`,
     },
@@ -108,6 +120,9 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
       if (page.next === null) return;
       const next = resolveLink(base, page.next, current);
       if (walked.has(next)) throw new LinkLoopError(page.next, current);
+      // A walk whose links never repeat is bounded by its caller (tail.max_pages_per_poll); this only caps
+      // the memory such a walk can take here.
+      if (walked.size >= MAX_REMEMBERED_LINKS) walked.delete(walked.values().next().value as string);
       walked.add(next);
       current = next;
     }

@@ -28,11 +28,28 @@ export class LedgerHttpError extends Error {
 export class LedgerNetworkError extends Error {
   override readonly name = 'LedgerNetworkError';
   constructor(
-    readonly reason: 'timeout' | 'reset',
+    readonly reason: 'timeout' | 'deadline' | 'reset',
     readonly url: string,
     options?: { cause?: unknown },
   ) {
     super(`request to ${url} failed (${reason}) after all retries; check the service and network`, options);
+  }
+}
+
+/**
+ * One attempt outlived its total deadline (ledger.timeouts.total): connect, headers and the whole body. undici's
+ * body timeout restarts on every chunk, so a server trickling a byte at a time is only caught by this one.
+ */
+export class RequestDeadlineError extends Error {
+  override readonly name = 'RequestDeadlineError';
+  readonly code = 'LEDGER_REQUEST_DEADLINE';
+  constructor(
+    readonly url: string,
+    readonly deadlineMs: number,
+  ) {
+    super(
+      `request to ${url} did not complete within its total deadline of ${deadlineMs} ms (connect, headers and whole body); the service is too slow or trickling its answer, raise ledger.timeouts.total if it is just slow`,
+    );
   }
 }
 

@@ -1,15 +1,18 @@
-// One HTTP exchange on an undici Dispatcher: timeouts, a response-size cap (also after decompression) and
-// gzip/br/deflate bodies. No retries here (ledger-request.ts owns them).
+// One HTTP exchange on an undici Dispatcher: per-phase timeouts plus one total deadline, a response-size cap
+// (also after decompression) and gzip/br/deflate bodies. No retries here (ledger-request.ts owns them).
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { MalformedResponseError, ResponseTooLargeError } from './errors.js';
+import { MalformedResponseError, RequestDeadlineError, ResponseTooLargeError } from './errors.js';
 
 export interface HttpSettings {
   readonly origin: string;
   readonly dispatcher: Dispatcher;
   readonly headersTimeoutMs: number;
+  /** Longest pause between two body chunks (undici restarts it on every chunk). */
   readonly bodyTimeoutMs: number;
+  /** The whole attempt: connect, headers and the last body byte, however slowly the body arrives. */
+  readonly totalTimeoutMs: number;
   readonly maxResponseBytes: number;
   readonly userAgent: string;
 }
@@ -47,7 +50,32 @@ function isTooLarge(err: unknown): boolean {
   return (err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE';
 }
 
+/**
+ * Rejects with RequestDeadlineError when the attempt outlives `totalTimeoutMs`, whatever phase it is in: the
+ * per-phase timeouts cannot catch a server that sends one byte just before each would fire.
+ */
 export async function sendHttp(settings: HttpSettings, request: HttpRequest): Promise<HttpResponse> {
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new RequestDeadlineError(request.path, settings.totalTimeoutMs)),
+    settings.totalTimeoutMs,
+  );
+  const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
+  try {
+    return await exchange(settings, request, signal);
+  } catch (err) {
+    if (deadline.signal.aborted && !request.signal?.aborted) throw deadline.signal.reason as Error;
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function exchange(
+  settings: HttpSettings,
+  request: HttpRequest,
+  signal: AbortSignal,
+): Promise<HttpResponse> {
   const headers: Record<string, string> = {
     accept: 'application/json',
     'accept-encoding': 'gzip, br, deflate',
@@ -60,34 +88,47 @@ export async function sendHttp(settings: HttpSettings, request: HttpRequest): Pr
     method: request.method,
     headers,
     body: request.body,
-    signal: request.signal,
+    signal,
     headersTimeout: settings.headersTimeoutMs,
     bodyTimeout: settings.bodyTimeoutMs,
   });
-  const raw = await readLimited(response, settings.maxResponseBytes, request.path);
+  const raw = await readLimited(response, settings.maxResponseBytes, request.path, signal);
   const text = (await decode(response.headers['content-encoding'], raw, settings, request.path)).toString(
     'utf8',
   );
   return { status: response.statusCode, headers: response.headers, text };
 }
 
-async function readLimited(response: Dispatcher.ResponseData, limit: number, path: string): Promise<Buffer> {
+async function readLimited(
+  response: Dispatcher.ResponseData,
+  limit: number,
+  path: string,
+  signal: AbortSignal,
+): Promise<Buffer> {
   const declared = Number(response.headers['content-length']);
   if (declared > limit) {
     response.body.destroy();
     throw new ResponseTooLargeError(path, limit);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      response.body.destroy();
-      throw new ResponseTooLargeError(path, limit);
+  // Destroying the body ends the read below even when the server has gone quiet mid-body.
+  const stop = () => response.body.destroy(signal.reason as Error);
+  if (signal.aborted) stop();
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      size += (chunk as Buffer).length;
+      if (size > limit) {
+        response.body.destroy();
+        throw new ResponseTooLargeError(path, limit);
+      }
+      chunks.push(chunk as Buffer);
     }
-    chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks, size);
+  } finally {
+    signal.removeEventListener('abort', stop);
   }
-  return Buffer.concat(chunks, size);
 }
 
 async function decode(

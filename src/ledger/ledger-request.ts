@@ -1,6 +1,6 @@
 // The one retry loop of the query client: budget → request → classify → wait → again, with metrics and a
-// static log line per retry. 429 (Retry-After honoured), 5xx, resets and timeouts are retried up to the
-// policy's attempts; other statuses surface `_status.messages` as LedgerHttpError.
+// static log line per retry. 429 (Retry-After honoured), 5xx, resets, timeouts and total deadlines are retried
+// up to the policy's attempts; other statuses surface `_status.messages` as LedgerHttpError.
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
 import { LedgerHttpError, LedgerNetworkError, MalformedResponseError } from './errors.js';
@@ -18,7 +18,7 @@ import { ErrorBody } from './schema.js';
 
 export type LedgerMetrics = Pick<
   Metrics,
-  'requests' | 'requestDuration' | 'retries' | 'budgetWait' | 'pages' | 'invalidRecords'
+  'requests' | 'requestErrors' | 'requestDuration' | 'retries' | 'budgetWait' | 'pages' | 'invalidRecords'
 >;
 
 export interface RequestContext {
@@ -92,6 +92,7 @@ async function attemptOnce(
   } catch (err) {
     ctx.metrics?.requests.inc({ endpoint, status: 'error' });
     const reason = signal?.aborted ? undefined : classifyNetworkError(err);
+    ctx.metrics?.requestErrors.inc({ endpoint, reason: reason ?? (signal?.aborted ? 'aborted' : 'other') });
     if (reason === undefined) throw err;
     return { done: false, reason, error: new LedgerNetworkError(reason, path, { cause: err }) };
   } finally {

@@ -1,4 +1,5 @@
 // Retry policy of the query client: what is retried, how long to wait, and Retry-After.
+import { RequestDeadlineError } from './errors.js';
 
 export interface RetryPolicy {
   /** Attempts per request including the first; the retry budget. */
@@ -10,8 +11,12 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 250, maxDelayMs: 30_000 };
 
-/** `malformed`: a 200 whose body is truncated or not the expected JSON; retried like a reset mid-body. */
-export type RetryReason = 'rate-limited' | 'server' | 'timeout' | 'reset' | 'malformed';
+/**
+ * `malformed`: a 200 whose body is truncated or not the expected JSON; retried like a reset mid-body.
+ * `deadline`: the attempt outlived ledger.timeouts.total (e.g. a body trickled a byte at a time).
+ */
+export type RetryReason = 'rate-limited' | 'server' | 'timeout' | 'deadline' | 'reset' | 'malformed';
+export type NetworkReason = 'timeout' | 'deadline' | 'reset';
 
 const TIMEOUT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
@@ -31,8 +36,9 @@ const RESET_CODES = new Set([
 ]);
 
 /** Network errors worth another attempt; anything else (including our own typed errors) is not. */
-export function classifyNetworkError(err: unknown): 'timeout' | 'reset' | undefined {
+export function classifyNetworkError(err: unknown): NetworkReason | undefined {
   for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (e instanceof RequestDeadlineError) return 'deadline';
     const code = (e as { code?: unknown }).code;
     if (typeof code !== 'string') continue;
     if (TIMEOUT_CODES.has(code)) return 'timeout';

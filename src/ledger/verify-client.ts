@@ -14,7 +14,13 @@ export interface VerifyClientOptions {
   /** e.g. https://sourcify.dev/server */
   readonly baseUrl: string;
   readonly dispatcher?: Dispatcher;
-  readonly timeouts?: { readonly connectMs?: number; readonly headersMs?: number; readonly bodyMs?: number };
+  readonly timeouts?: {
+    readonly connectMs?: number;
+    readonly headersMs?: number;
+    readonly bodyMs?: number;
+    /** The whole attempt, a trickling body included; default 120 s (a verification can be slow). */
+    readonly totalMs?: number;
+  };
   readonly maxResponseBytes?: number;
   readonly logger?: Logger;
   readonly metrics?: Pick<LedgerMetrics, 'requests' | 'requestDuration'>;
@@ -47,6 +53,7 @@ export function createVerifyClient(options: VerifyClientOptions): VerifyClient {
     dispatcher: options.dispatcher ?? (owned as Agent),
     headersTimeoutMs: options.timeouts?.headersMs ?? 60_000,
     bodyTimeoutMs: options.timeouts?.bodyMs ?? 60_000,
+    totalTimeoutMs: options.timeouts?.totalMs ?? 120_000,
     maxResponseBytes: options.maxResponseBytes ?? 10 * 1024 * 1024,
     userAgent: options.userAgent ?? `ledger-sentinel/${VERSION}`,
   };

@@ -160,10 +160,25 @@ export function createMetrics(options: MetricsOptions = {}) {
       help: '1 while the open state database is the one at state.dir and writable; 0 once it was lost.',
       registers: r,
     }),
+    requestErrors: new Counter({
+      name: `${P}ledger_request_errors_total`,
+      help: 'Query-service attempts that got no HTTP answer, by endpoint and reason (timeout: a connect, headers or body-pause timeout; deadline: the attempt outlived ledger.timeouts.total, e.g. a trickled body; reset; aborted; other).',
+      labelNames: ['endpoint', 'reason'],
+      registers: r,
+    }),
+    pollTruncated: new Counter({
+      name: `${P}tail_poll_truncated_total`,
+      help: 'Polls that stopped at their bound before the end of the listing (reason pages: tail.max_pages_per_poll, time: tail.max_poll_duration); the progress is kept and the next poll resumes.',
+      labelNames: ['reason'],
+      registers: r,
+    }),
   };
   metrics.buildInfo.set({ version: options.version ?? '0.0.0', node: process.version }, 1);
   for (const strategy of ['per-account', 'global']) metrics.tailStrategy.set({ strategy }, 0);
   for (const stream of ['transactions', 'rewards', 'global']) metrics.pollFailures.inc({ stream }, 0);
+  for (const reason of ['pages', 'time']) metrics.pollTruncated.inc({ reason }, 0);
+  for (const reason of ['timeout', 'deadline', 'reset'])
+    metrics.requestErrors.inc({ endpoint: 'transactions', reason }, 0);
   return metrics;
 }
 

@@ -1,16 +1,27 @@
 // One poll of one per-account stream: everything after its `safe` cursor, page by page, each page handed
 // over in its own transaction; then the cursor moves to head − overlap (taken before the first request).
+// A walk stopped at its bound (walk-bound.ts) or by a failure keeps the pages it handed over.
 import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
 import type { TailRecord } from './record-handler.js';
 import type { AccountStream } from './streams.js';
 import { type Delivery, type TailContext, handOver, settledBound } from './tail-context.js';
 import type { TailPage } from './tail-source.js';
 import type { StakingReward, Transaction } from '../ledger/schema.js';
+import type { Cursor } from './tail-state.js';
+import { type TruncateReason, createWalkBound, reportTruncated } from './walk-bound.js';
 
 export interface PollResult {
   readonly pages: number;
   readonly delivered: number;
   readonly dropped: number;
+  /** Set when the poll stopped at its bound (walk-bound.ts) before the end of the listing. */
+  readonly truncated?: TruncateReason;
+}
+
+interface Tally {
+  pages: number;
+  delivered: number;
+  dropped: number;
 }
 
 export async function pollAccountStream(
@@ -21,36 +32,91 @@ export async function pollAccountStream(
   const cursor = ctx.state.cursor(stream.key);
   if (!cursor) throw new Error(`tail: stream ${stream.key} has no cursor; call ensureCursors first`);
   const headBefore = ctx.head.head;
-  const result = { pages: 0, delivered: 0, dropped: 0 };
-  let newest = cursor.read;
-  for await (const page of listing(ctx, stream, formatTimestamp(cursor.safe), signal)) {
-    result.pages += 1;
-    const fresh: Delivery[] = [];
-    const inPage = new Set<bigint>();
-    for (const record of page.records) {
-      const ts = parseTimestamp(
-        'consensus_timestamp' in record ? record.consensus_timestamp : record.timestamp,
-      );
-      ctx.head.observe(ts);
-      if (ts > newest) newest = ts;
-      if (ts <= cursor.safe || inPage.has(ts) || ctx.state.isSeen(stream.key, ts)) {
-        result.dropped += 1;
-        ctx.metrics?.dedupDrops.inc({ source: stream.source });
-        continue;
-      }
-      inPage.add(ts);
-      fresh.push({ stream: stream.key, ts, item: tailRecord(stream, record) });
+  const result: Tally = { pages: 0, delivered: 0, dropped: 0 };
+  const bound = createWalkBound(ctx.walk);
+  // The newest record of the pages this poll fully handed over: what a poll cut short may keep.
+  let handled = cursor.safe;
+  let truncated: TruncateReason | undefined;
+  try {
+    for await (const page of listing(ctx, stream, formatTimestamp(cursor.safe), signal)) {
+      result.pages += 1;
+      const newest = await handlePage(ctx, stream, cursor, page.records, result, signal);
+      if (newest > handled) handled = newest;
+      truncated = bound.pageHandled();
+      if (truncated) break;
     }
-    await handOver(ctx, fresh, signal);
-    result.delivered += fresh.length;
+  } catch (err) {
+    keepProgress(ctx, stream.key, cursor, headBefore, handled);
+    throw err;
+  }
+  if (truncated) {
+    keepProgress(ctx, stream.key, cursor, headBefore, handled);
+    reportTruncated(ctx, stream.key, truncated, result.pages);
+    return { ...result, truncated };
   }
   const safe = settledBound(ctx, headBefore, cursor.safe);
-  const read = headBefore !== undefined && headBefore > newest ? headBefore : newest;
+  const read = headBefore !== undefined && headBefore > handled ? headBefore : handled;
   ctx.state.transaction(() => {
     const moved = ctx.state.advance(stream.key, { safe, read });
     ctx.state.prune(stream.key, moved.safe);
   });
   return result;
+}
+
+/** Hands one page's fresh records over; resolves with the newest timestamp on the page. */
+async function handlePage(
+  ctx: TailContext,
+  stream: AccountStream,
+  cursor: Cursor,
+  records: readonly (Transaction | StakingReward)[],
+  result: Tally,
+  signal: AbortSignal,
+): Promise<bigint> {
+  let newest = cursor.safe;
+  const fresh: Delivery[] = [];
+  const inPage = new Set<bigint>();
+  for (const record of records) {
+    const ts = parseTimestamp(
+      'consensus_timestamp' in record ? record.consensus_timestamp : record.timestamp,
+    );
+    ctx.head.observe(ts);
+    if (ts > newest) newest = ts;
+    if (ts <= cursor.safe || inPage.has(ts) || ctx.state.isSeen(stream.key, ts)) {
+      result.dropped += 1;
+      ctx.metrics?.dedupDrops.inc({ source: stream.source });
+      continue;
+    }
+    inPage.add(ts);
+    fresh.push({ stream: stream.key, ts, item: tailRecord(stream, record) });
+  }
+  await handOver(ctx, fresh, signal);
+  result.delivered += fresh.length;
+  return newest;
+}
+
+/**
+ * A walk cut short (bound or failure) read every row up to `handled` in ascending order, so `safe` may move to
+ * it, but never past head − overlap: rows above that may still become visible (docs/tailing.md, "Race
+ * safety"). The rows between are in the dedup window, so resuming from `safe` hands none over twice.
+ */
+function keepProgress(
+  ctx: TailContext,
+  key: string,
+  cursor: Cursor,
+  headBefore: bigint | undefined,
+  handled: bigint,
+): void {
+  const settled = settledBound(ctx, headBefore, cursor.safe);
+  const safe = handled < settled ? handled : settled;
+  try {
+    ctx.state.transaction(() => {
+      const moved = ctx.state.advance(key, { safe: safe > cursor.safe ? safe : cursor.safe, read: handled });
+      ctx.state.prune(key, moved.safe);
+    });
+  } catch (err) {
+    // Best effort on a failing poll: without it the next poll re-reads those pages and drops them as seen.
+    ctx.log?.warn({ err, stream: key }, 'could not keep the progress of a poll cut short');
+  }
 }
 
 function listing(

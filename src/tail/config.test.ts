@@ -55,6 +55,8 @@ describe('tail config', () => {
       concurrency: 8,
       reevaluate_rounds: 30,
       max_backoff: 60_000,
+      max_pages_per_poll: 100,
+      max_poll_duration: 30_000,
     });
   });
 

@@ -83,6 +83,10 @@ export const TailConfig = z
     /** Rounds between two cost estimates of strategy auto. */
     reevaluate_rounds: z.number().int().min(1).default(30),
     max_backoff: duration({ min: '1s' }).default(60_000),
+    /** Pages one poll of one stream may read; the rest is read by the next poll (docs/tailing.md). */
+    max_pages_per_poll: z.number().int().min(1).max(10_000).default(100),
+    /** Time one poll of one stream may spend walking pages; checked between pages. */
+    max_poll_duration: duration({ min: '1s' }).default(30_000),
   })
   .strict()
   .transform((c) => ({ ...c, sweep_interval: c.sweep_interval ?? Math.max(1000, c.overlap) }))

@@ -18,6 +18,7 @@ import { matchAccounts, passesPushdown } from './match-account.js';
 import { type AccountStream, GLOBAL_STREAM } from './streams.js';
 import { type Delivery, HEAD_PRIORITY, type TailContext, handOver, settledBound } from './tail-context.js';
 import type { Cursor } from './tail-state.js';
+import { type WalkBound, createWalkBound, reportTruncated } from './walk-bound.js';
 
 /** The covered streams by account id, built once per watch list. */
 export interface GlobalIndex {
@@ -60,20 +61,31 @@ export function createGlobalTail(
   let lastSweepMs: number | undefined;
   return {
     async poll(signal) {
-      if (options.mode === 'settled') return (await sweep(ctx, index, signal)) ?? NOTHING;
-      const head = await readHead(ctx, index, signal);
-      const now = options.clock();
-      if (lastSweepMs !== undefined && now - lastSweepMs < options.sweepIntervalMs) return head;
-      const swept = await sweep(ctx, index, signal);
-      if (!swept) return head;
-      lastSweepMs = now;
-      return {
-        pages: head.pages + swept.pages,
-        delivered: head.delivered + swept.delivered,
-        dropped: head.dropped + swept.dropped,
-      };
+      // One bound for the whole poll: the head read and the sweep share it.
+      const bound = createWalkBound(ctx.walk);
+      const result = await pollOnce(signal, bound);
+      if (result.truncated) reportTruncated(ctx, GLOBAL_STREAM, result.truncated, bound.pages);
+      return result;
     },
   };
+
+  async function pollOnce(signal: AbortSignal, bound: WalkBound): Promise<PollResult> {
+    if (options.mode === 'settled') return (await sweep(ctx, index, signal, bound)) ?? NOTHING;
+    const head = await readHead(ctx, index, signal, bound);
+    const now = options.clock();
+    if (head.truncated) return head;
+    if (lastSweepMs !== undefined && now - lastSweepMs < options.sweepIntervalMs) return head;
+    const swept = await sweep(ctx, index, signal, bound);
+    if (!swept) return head;
+    // A sweep cut short resumes on the next poll instead of waiting for sweep_interval.
+    if (!swept.truncated) lastSweepMs = now;
+    return {
+      pages: head.pages + swept.pages,
+      delivered: head.delivered + swept.delivered,
+      dropped: head.dropped + swept.dropped,
+      ...(swept.truncated ? { truncated: swept.truncated } : {}),
+    };
+  }
 }
 
 const NOTHING: PollResult = { pages: 0, delivered: 0, dropped: 0 };
@@ -88,11 +100,16 @@ function globalCursor(ctx: TailContext): Cursor {
  * Immediate mode's head read: every row after `read` (the newest row read so far), handed over at once.
  * It moves only `read`: rows at or below it that were still hidden are the sweep's.
  */
-async function readHead(ctx: TailContext, index: GlobalIndex, signal: AbortSignal): Promise<PollResult> {
+async function readHead(
+  ctx: TailContext,
+  index: GlobalIndex,
+  signal: AbortSignal,
+  bound: WalkBound,
+): Promise<RangeRead> {
   const cursor = globalCursor(ctx);
-  const r = await readRange(ctx, index, { after: cursor.read }, signal);
+  const r = await readRange(ctx, index, { after: cursor.read }, signal, bound);
   // Every visible row after `read` was read: their count over their span is the ledger's rate.
-  if (r.newest > cursor.read) ctx.head.sampleRate(r.rows + 1, cursor.read, r.newest);
+  if (r.newest > cursor.read && !r.truncated) ctx.head.sampleRate(r.rows + 1, cursor.read, r.newest);
   ctx.state.transaction(() => ctx.state.advance(GLOBAL_STREAM, { safe: cursor.safe, read: r.newest }));
   return r;
 }
@@ -107,14 +124,17 @@ async function sweep(
   ctx: TailContext,
   index: GlobalIndex,
   signal: AbortSignal,
-): Promise<PollResult | undefined> {
+  walk: WalkBound,
+): Promise<RangeRead | undefined> {
   const cursor = globalCursor(ctx);
   const bound = settledBound(ctx, ctx.head.head, cursor.safe);
   if (bound <= cursor.safe) return undefined;
-  const r = await readRange(ctx, index, { after: cursor.safe, upTo: bound }, signal);
-  ctx.head.sampleRate(r.rows + 1, cursor.safe, bound);
+  const r = await readRange(ctx, index, { after: cursor.safe, upTo: bound }, signal, walk);
+  // Cut short, the sweep read (ascending) every row up to the newest one it handed over: `safe` goes there.
+  const to = r.truncated && r.newest < bound ? r.newest : bound;
+  if (!r.truncated) ctx.head.sampleRate(r.rows + 1, cursor.safe, bound);
   ctx.state.transaction(() => {
-    const moved = ctx.state.advance(GLOBAL_STREAM, { safe: bound, read: bound });
+    const moved = ctx.state.advance(GLOBAL_STREAM, { safe: to, read: to });
     ctx.state.pruneCovered(moved.safe);
   });
   return r;
@@ -127,12 +147,16 @@ interface RangeRead extends PollResult {
   readonly newest: bigint;
 }
 
-/** Every page of `gt:after[&lte:upTo]`, each page's fresh records handed over in one transaction. */
+/**
+ * The pages of `gt:after[&lte:upTo]` up to the poll's bound, each page's fresh records handed over in one
+ * transaction.
+ */
 async function readRange(
   ctx: TailContext,
   index: GlobalIndex,
   range: { readonly after: bigint; readonly upTo?: bigint },
   signal: AbortSignal,
+  bound: WalkBound,
 ): Promise<RangeRead> {
   const pages = ctx.source.transactions(
     {
@@ -143,7 +167,13 @@ async function readRange(
     },
     { signal, priority: HEAD_PRIORITY },
   );
-  const result = { pages: 0, delivered: 0, dropped: 0, rows: 0, newest: range.after };
+  const result: { -readonly [K in keyof RangeRead]: RangeRead[K] } = {
+    pages: 0,
+    delivered: 0,
+    dropped: 0,
+    rows: 0,
+    newest: range.after,
+  };
   for await (const page of pages) {
     result.pages += 1;
     const fresh: Delivery[] = [];
@@ -161,6 +191,8 @@ async function readRange(
     }
     await handOver(ctx, fresh, signal);
     result.delivered += fresh.length;
+    const truncated = bound.pageHandled();
+    if (truncated) return { ...result, truncated };
   }
   return result;
 }

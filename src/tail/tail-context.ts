@@ -5,6 +5,7 @@ import type { HeadTracker } from './head-tracker.js';
 import type { RecordHandler, TailRecord } from './record-handler.js';
 import type { TailSource } from './tail-source.js';
 import type { TailState } from './tail-state.js';
+import type { WalkLimits } from './walk-bound.js';
 
 export type TailMetrics = Pick<
   Metrics,
@@ -16,6 +17,7 @@ export type TailMetrics = Pick<
   | 'stalenessP99'
   | 'stalenessMax'
   | 'pollFailures'
+  | 'pollTruncated'
 >;
 
 /** The global tail and the head probe serve every account: ahead of any single account in the budget. */
@@ -29,6 +31,8 @@ export interface TailContext {
   /** How far behind the head a record may still become visible, in ns (tail.overlap). */
   readonly overlapNs: bigint;
   readonly pageLimit: number;
+  /** Pages and time one poll may walk (tail.max_pages_per_poll, tail.max_poll_duration); unbounded if absent. */
+  readonly walk?: WalkLimits;
   readonly metrics?: TailMetrics;
   readonly log?: Logger;
 }

@@ -162,6 +162,40 @@ describe('createTailer scheduling', () => {
     expect(await value('ledger_sentinel_tail_staleness_max_seconds')).toBe(t.staleness().max);
   });
 
+  it('does not wait for a stuck stream, never polls it twice at once, and polls it again once it settles', async () => {
+    const ledger = memoryLedger(10_000_000n);
+    let release = () => undefined as void;
+    const stuck = new Promise<void>((resolve) => (release = resolve));
+    let started = 0;
+    const inner = ledger.source.transactions;
+    ledger.source = {
+      ...ledger.source,
+      transactions: (q, o) =>
+        q.accountId === '0.0.101'
+          ? (async function* () {
+              started += 1;
+              await stuck;
+              yield* inner(q, o);
+            })()
+          : inner(q, o),
+    };
+    const t = tailer(ledger, 3, { poll_interval: '100ms' });
+    const signal = new AbortController().signal;
+
+    await t.round(signal);
+    await t.round(signal);
+    const whileStuck = started;
+    const others = ledger.calls.filter((c) => c === 'tx:0.0.100').length;
+    release();
+    await t.settled();
+    const report = await t.round(signal);
+
+    expect(whileStuck).toBe(1);
+    expect(others).toBe(2);
+    expect(report.failed).toBe(0);
+    expect(started).toBe(2);
+  });
+
   it('run() stops when the signal aborts, mid-sleep', async () => {
     const ledger = memoryLedger(10_000_000n);
     const controller = new AbortController();

@@ -1,6 +1,8 @@
-// The tailer: polls the watch list in rounds (one poll per stream per round, so never two polls of the
-// same account at once), per account or through the global tail, within bounded concurrency, and stops
-// cleanly on an AbortSignal. Every request goes through the TailSource, i.e. the client's shared budget.
+// The tailer: polls the watch list in rounds, per account or through the global tail, within bounded
+// concurrency, and stops cleanly on an AbortSignal. Every request goes through the TailSource, i.e. the
+// client's shared budget. Streams are independent: a round waits for its polls at most one poll_interval,
+// and a poll still running then carries on (or fails) on its own while later rounds poll every other stream;
+// a stream with a poll in flight is skipped, so there are never two polls of the same stream at once.
 import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
@@ -14,7 +16,7 @@ import { createGlobalTail, globalIndex } from './global-tailer.js';
 import { HeadTracker } from './head-tracker.js';
 import { probeHead, recentFrom } from './probe-head.js';
 import type { RecordHandler } from './record-handler.js';
-import { runPool } from './run-pool.js';
+import { createPollRunner } from './poll-runner.js';
 import { type StalenessSummary, type StreamStaleness, summarizeStaleness } from './staleness.js';
 import { type Strategy, chooseStrategy, estimateCosts } from './strategy.js';
 import { type AccountStream, GLOBAL_STREAM, accountStreams } from './streams.js';
@@ -54,8 +56,14 @@ export interface RoundReport {
 }
 
 export interface Tailer {
-  /** One round: every stream that is not backing off, once. */
+  /**
+   * One round: a poll of every stream that is not backing off and has no poll in flight. Resolves when they
+   * have all settled or after poll_interval, whichever is first; the report counts the polls that settled
+   * since the previous round's report.
+   */
   round(signal: AbortSignal): Promise<RoundReport>;
+  /** Resolves once no poll is in flight (after an abort: before the store may close). */
+  settled(): Promise<void>;
   /** Rounds every poll_interval (± jitter) until the signal aborts; resolves then. */
   run(signal: AbortSignal): Promise<void>;
   strategy(): Strategy | undefined;
@@ -82,6 +90,7 @@ export function createTailer(options: TailerOptions): Tailer {
     head,
     overlapNs: BigInt(config.overlap) * 1_000_000n,
     pageLimit: options.pageLimit ?? 100,
+    walk: { maxPages: config.max_pages_per_poll, maxDurationMs: config.max_poll_duration, clock },
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(log ? { log } : {}),
   };
@@ -95,6 +104,15 @@ export function createTailer(options: TailerOptions): Tailer {
   const backoff = new Backoff(config.poll_interval, config.max_backoff, random);
   let current: Strategy | undefined;
   let rounds = 0;
+  const polls = createPollRunner({
+    concurrency: config.concurrency,
+    hardStopMs: 2 * config.max_poll_duration,
+    backoff,
+    kind: streamKind,
+    clock,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(log ? { log } : {}),
+  });
 
   /** Resolves with the pages the head probe read, or undefined when it did not probe. */
   async function start(signal: AbortSignal): Promise<number | undefined> {
@@ -146,22 +164,46 @@ export function createTailer(options: TailerOptions): Tailer {
     setMaxListeners(config.concurrency * 4 + 10, signal);
     let probed: number | undefined;
     if (current === undefined) probed = await start(signal);
-    else if (config.strategy === 'auto' && rounds % config.reevaluate_rounds === 0) switchTo(cheapest());
+    else if (config.strategy === 'auto' && rounds % config.reevaluate_rounds === 0) {
+      const next = cheapest();
+      // A switch moves cursors, so never under a poll: the polls in flight are stopped (each keeps the pages
+      // it handed over) and the switch waits for them to settle.
+      if (next !== current) {
+        await polls.stopAll('tail strategy switch');
+        switchTo(next);
+      }
+    }
     rounds += 1;
     const strategy = current ?? 'per-account';
-    const totals = { pages: probed ?? 0, delivered: 0, dropped: 0, failed: 0 };
+    let pages = probed ?? 0;
     // Per-account polls and the settled global read both settle against a fresh head; the immediate global
     // read finds the head itself.
     const probes = strategy === 'per-account' || config.global_mode === 'settled';
-    if (probes && probed === undefined)
-      totals.pages += await probeHead(ctx, signal, timestampFromMillis(clock()));
-    const jobs = pollJobs(strategy).map((job) => () => runJob(job.key, job.poll, totals, signal));
-    await runPool(jobs, config.concurrency);
+    if (probes && probed === undefined) pages += await probeHead(ctx, signal, timestampFromMillis(clock()));
+    const launched = pollJobs(strategy)
+      .filter((job) => !polls.busy(job.key))
+      .map((job) => polls.launch(job.key, job.poll, signal));
+    await settledOrPatience(launched, signal);
+    if (signal.aborted) await polls.settled();
     signal.throwIfAborted();
     if (head.head !== undefined)
       options.metrics?.lag.set(Number(timestampFromMillis(clock()) - head.head) / 1e9);
     staleness();
-    return { strategy, ...totals };
+    const report = polls.takeTally();
+    return { strategy, ...report, pages: report.pages + pages };
+  }
+
+  /** Waits for the round's polls, but never longer than one poll_interval: a stuck stream holds up no other. */
+  async function settledOrPatience(launched: Promise<void>[], signal: AbortSignal): Promise<void> {
+    const stop = new AbortController();
+    const patience = delay(config.poll_interval, undefined, { signal: stop.signal, ref: false });
+    const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+    try {
+      await Promise.race([Promise.all(launched), patience, aborted]);
+    } finally {
+      stop.abort();
+      await patience.catch(() => undefined);
+    }
   }
 
   function pollJobs(strategy: Strategy): { key: string; poll: (s: AbortSignal) => Promise<PollResult> }[] {
@@ -179,28 +221,6 @@ export function createTailer(options: TailerOptions): Tailer {
     const ra = ctx.state.cursor(a.key)?.read ?? 0n;
     const rb = ctx.state.cursor(b.key)?.read ?? 0n;
     return ra < rb ? -1 : ra > rb ? 1 : 0;
-  }
-
-  async function runJob(
-    key: string,
-    poll: (signal: AbortSignal) => Promise<PollResult>,
-    totals: { pages: number; delivered: number; dropped: number; failed: number },
-    signal: AbortSignal,
-  ): Promise<void> {
-    if (signal.aborted) return;
-    try {
-      const r = await poll(signal);
-      totals.pages += r.pages;
-      totals.delivered += r.delivered;
-      totals.dropped += r.dropped;
-      backoff.succeeded(key);
-    } catch (err) {
-      if (signal.aborted) return;
-      totals.failed += 1;
-      options.metrics?.pollFailures.inc({ stream: streamKind(key) });
-      const waitMs = backoff.failed(key, clock());
-      log?.warn({ err, stream: key, waitMs }, 'poll failed');
-    }
   }
 
   function streamKind(key: string): string {
@@ -234,7 +254,8 @@ export function createTailer(options: TailerOptions): Tailer {
       const wait = interval - (clock() - started);
       if (wait > 0) await sleep(wait, signal).catch(() => undefined);
     }
+    await polls.settled();
   }
 
-  return { round, run, strategy: () => current, staleness, streamStaleness, head };
+  return { round, settled: polls.settled, run, strategy: () => current, staleness, streamStaleness, head };
 }

@@ -11,7 +11,9 @@ export const LedgerConfig = z.strictObject({
     .strictObject({
       connect: duration({ min: '1ms' }).prefault('5s'),
       headers: duration({ min: '1ms' }).prefault('10s'),
+      // body restarts on every chunk; total bounds the whole attempt, so a trickled body still ends.
       body: duration({ min: '1ms' }).prefault('30s'),
+      total: duration({ min: '1ms' }).prefault('60s'),
     })
     .prefault({}),
   max_response_bytes: z
