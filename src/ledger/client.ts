@@ -6,6 +6,7 @@ import { VERSION } from '../version.js';
 import { getParsed, type GetOptions, type LedgerMetrics, type RequestContext } from './ledger-request.js';
 import { parsePageText, type Endpoint, type Page, type RecordOf } from './page.js';
 import { LinkLoopError } from './errors.js';
+import { once } from './once.js';
 import { parseBase, requestPath, resolveLink } from './pagination.js';
 import {
   actionsUrl,
@@ -81,6 +82,7 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
     clock: options.clock ?? Date.now,
     random: options.random ?? Math.random,
   };
+  const firstTime = once();
 
   async function fetchPage<K extends Endpoint>(endpoint: K, url: string, opts: ListOptions = {}) {
     const path = resolveLink(base, url, '');
@@ -88,14 +90,23 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
       parsePageText(endpoint, path, text),
     );
     ctx.metrics?.pages.inc({ endpoint });
+    reportPage(endpoint, page);
+    return page;
+  }
+
+  // Counted on every read; logged once per record and process (overlap re-scans read it again and again).
+  function reportPage(endpoint: Endpoint, page: Page<unknown>) {
     if (page.invalid.length > 0) ctx.metrics?.invalidRecords.inc({ endpoint }, page.invalid.length);
     for (const bad of page.invalid) {
-      log?.warn(
-        { endpoint, path: bad.path, timestamp: bad.timestamp, reason: bad.message },
-        'invalid ledger record skipped',
-      );
+      if (!firstTime(`${endpoint}|${bad.timestamp ?? bad.raw}|${bad.path}`)) continue;
+      const { path, timestamp, transactionId, message: reason } = bad;
+      log?.warn({ endpoint, path, timestamp, transactionId, reason }, 'ledger record cannot be read');
     }
-    return page;
+    for (const d of page.degraded) {
+      ctx.metrics?.degradedFields.inc({ field: d.field });
+      if (!firstTime(`${endpoint}|${d.timestamp ?? ''}|${d.field}|degraded`)) continue;
+      log?.warn({ endpoint, field: d.field, timestamp: d.timestamp }, 'ledger record field unreadable; kept as unknown');
+    }
   }
 
   async function* pages<K extends Endpoint>(endpoint: K, url: string, opts: ListOptions = {}) {

@@ -18,7 +18,7 @@ import { ErrorBody } from './schema.js';
 
 export type LedgerMetrics = Pick<
   Metrics,
-  'requests' | 'requestDuration' | 'retries' | 'budgetWait' | 'pages' | 'invalidRecords'
+  'requests' | 'requestDuration' | 'retries' | 'budgetWait' | 'pages' | 'invalidRecords' | 'degradedFields'
 >;
 
 export interface RequestContext {

@@ -1,6 +1,7 @@
 // One poll of one per-account stream: everything after its `safe` cursor, page by page, each page handed
 // over in its own transaction; then the cursor moves to head − overlap (taken before the first request).
 import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
+import { quarantinePage } from './quarantine-page.js';
 import type { TailRecord } from './record-handler.js';
 import type { AccountStream } from './streams.js';
 import { type Delivery, type TailContext, handOver, settledBound } from './tail-context.js';
@@ -25,6 +26,7 @@ export async function pollAccountStream(
   let newest = cursor.read;
   for await (const page of listing(ctx, stream, formatTimestamp(cursor.safe), signal)) {
     result.pages += 1;
+    quarantinePage(ctx, page, { stream: stream.key, source: stream.source, account: stream.account.id });
     const fresh: Delivery[] = [];
     const inPage = new Set<bigint>();
     for (const record of page.records) {

@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
 import type { HeadTracker } from './head-tracker.js';
+import type { Quarantine } from './quarantine.js';
 import type { RecordHandler, TailRecord } from './record-handler.js';
 import type { TailSource } from './tail-source.js';
 import type { TailState } from './tail-state.js';
@@ -16,6 +17,7 @@ export type TailMetrics = Pick<
   | 'stalenessP99'
   | 'stalenessMax'
   | 'pollFailures'
+  | 'quarantined'
 >;
 
 /** The global tail and the head probe serve every account: ahead of any single account in the budget. */
@@ -31,6 +33,10 @@ export interface TailContext {
   readonly pageLimit: number;
   readonly metrics?: TailMetrics;
   readonly log?: Logger;
+  /** Where records that cannot be read are kept (quarantine-page.ts). */
+  readonly quarantine?: Quarantine;
+  /** True the first time a key is seen in this process: for log lines a re-scan would otherwise repeat. */
+  readonly firstTime?: (key: string) => boolean;
 }
 
 /** A record on its way to the handler, with the stream whose dedup window it goes into. */

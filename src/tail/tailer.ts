@@ -20,6 +20,8 @@ import { type Strategy, chooseStrategy, estimateCosts } from './strategy.js';
 import { type AccountStream, GLOBAL_STREAM, accountStreams } from './streams.js';
 import type { TailContext, TailMetrics } from './tail-context.js';
 import type { TailSource } from './tail-source.js';
+import { createQuarantine, type Quarantine } from './quarantine.js';
+import { once } from '../ledger/once.js';
 import { type Cursor, TailState } from './tail-state.js';
 import type { WatchedAccount } from './watched-account.js';
 
@@ -42,6 +44,8 @@ export interface TailerOptions {
   readonly pageLimit?: number;
   /** How many of the stalest streams get their own staleness series. */
   readonly stalenessTop?: number;
+  /** Where unreadable records are kept; default one on `store`. */
+  readonly quarantine?: Quarantine;
 }
 
 export interface RoundReport {
@@ -84,6 +88,8 @@ export function createTailer(options: TailerOptions): Tailer {
     pageLimit: options.pageLimit ?? 100,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(log ? { log } : {}),
+    quarantine: options.quarantine ?? createQuarantine(options.store, clock),
+    firstTime: once(),
   };
   const streams = accountStreams(options.accounts, options.pushdown);
   const index = globalIndex(streams);
