@@ -108,11 +108,13 @@ export function parsePage<K extends Endpoint>(
   for (let index = 0; index < envelope.items.length; index++) {
     const raw = envelope.items[index];
     const fast = spec.fast(raw);
-    if (fast === UNSAFE_INTEGER && optimistic) return null;
     if (fast !== undefined && fast !== UNSAFE_INTEGER) {
       records.push(fast);
       continue;
     }
+    // Any record that needs zod is read from the lossless parse: JSON.parse may have rounded an integer in it
+    // (which would reject the record, or make its raw text lie). Rare, so the second parse is cheap overall.
+    if (optimistic) return null;
     const result = spec.schema.safeParse(raw);
     if (result.success) {
       records.push(result.data);

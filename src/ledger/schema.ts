@@ -74,13 +74,15 @@ export type MaxCustomFee = z.output<typeof MaxCustomFee>;
  * never a rejected record. An absent field gets the schema's own default.
  */
 function lenient<T extends z.ZodType>(schema: T) {
-  return z
+  const read = z
     .unknown()
     .optional()
     .transform((v): z.output<T> | undefined => {
       const parsed = schema.safeParse(v);
       return parsed.success ? parsed.data : undefined;
     });
+  // The expected shape stays reachable, so openapi-agreement.test.ts compares it with the document.
+  return Object.assign(read, { expected: schema });
 }
 
 /** The key form of `batch_key` sent by newer services; other members (if any) are ignored. */
