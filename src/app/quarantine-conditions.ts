@@ -53,5 +53,5 @@ function accountOf(account: WatchedAccount): AlertAccount {
 
 /** Service text in an alert: only characters that cannot format, mention or link, and bounded. */
 function shown(text: string | null, max = 100): string {
-  return (text ?? '').slice(0, max).replace(/[^\w.:\-[\] ]/g, '?');
+  return (text ?? '').slice(0, max).replace(/[^\w.,:\-[\] ]/g, '?');
 }

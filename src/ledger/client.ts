@@ -1,5 +1,6 @@
 // The query-service client: validated queries, typed pages, links.next followed safely, one shared request
 // budget, retries on undici. See docs/ledger-client.md.
+import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Agent, type Dispatcher } from 'undici';
 import { VERSION } from '../version.js';
@@ -98,7 +99,9 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
   function reportPage(endpoint: Endpoint, page: Page<unknown>) {
     if (page.invalid.length > 0) ctx.metrics?.invalidRecords.inc({ endpoint }, page.invalid.length);
     for (const bad of page.invalid) {
-      if (!firstTime(`${endpoint}|${bad.timestamp ?? bad.raw}|${bad.path}`)) continue;
+      // Not the path: it holds the record's index, which differs between the listings that read it.
+      const id = bad.timestamp ?? createHash('sha256').update(bad.raw).digest('hex');
+      if (!firstTime(`${endpoint}|${id}|${bad.field}`)) continue;
       const { path, timestamp, transactionId, message: reason } = bad;
       log?.warn({ endpoint, path, timestamp, transactionId, reason }, 'ledger record cannot be read');
     }
