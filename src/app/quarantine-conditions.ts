@@ -15,10 +15,7 @@ export interface QuarantineView {
   readonly total: number;
 }
 
-export function quarantineConditions(
-  view: QuarantineView,
-  accounts: readonly WatchedAccount[],
-): Condition[] {
+export function quarantineConditions(view: QuarantineView, accounts: readonly WatchedAccount[]): Condition[] {
   const byId = new Map(accounts.map((a) => [a.id, a]));
   const out: Condition[] = view.records.slice(0, MAX_QUARANTINE_ALERTS).map((r) => {
     const account = r.accounts.map((id) => byId.get(id)).find((a) => a !== undefined);

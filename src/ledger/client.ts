@@ -108,7 +108,10 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
     for (const d of page.degraded) {
       ctx.metrics?.degradedFields.inc({ field: d.field });
       if (!firstTime(`${endpoint}|${d.timestamp ?? ''}|${d.field}|degraded`)) continue;
-      log?.warn({ endpoint, field: d.field, timestamp: d.timestamp }, 'ledger record field unreadable; kept as unknown');
+      log?.warn(
+        { endpoint, field: d.field, timestamp: d.timestamp },
+        'ledger record field unreadable; kept as unknown',
+      );
     }
   }
 

@@ -30,7 +30,8 @@ export function shapeTransaction(json: WireJson, version: ServiceVersion): WireJ
 export function keyObject(hex: string): { _type: string; key: string } {
   const digits = hex.replace(/^0x/i, '').toLowerCase();
   // Key field 2 (ed25519, 32 bytes) and field 7 (ECDSA secp256k1, 33 bytes compressed).
-  if (digits.startsWith('1220') && digits.length === 4 + 64) return { _type: 'ED25519', key: digits.slice(4) };
+  if (digits.startsWith('1220') && digits.length === 4 + 64)
+    return { _type: 'ED25519', key: digits.slice(4) };
   if (digits.startsWith('3a21') && digits.length === 4 + 66)
     return { _type: 'ECDSA_SECP256K1', key: digits.slice(4) };
   return { _type: 'ProtobufEncoded', key: digits };

@@ -38,7 +38,10 @@ export function quarantinePage(
     const fields = { stream: where.stream, timestamp: bad.timestamp, transactionId: bad.transactionId };
     if (outcome === 'added') {
       ctx.metrics?.quarantined.inc({ source: where.source });
-      ctx.log?.warn({ ...fields, accounts, path: bad.path, reason: bad.message }, 'ledger record quarantined');
+      ctx.log?.warn(
+        { ...fields, accounts, path: bad.path, reason: bad.message },
+        'ledger record quarantined',
+      );
     } else if (outcome === 'full' && (ctx.firstTime?.(`quarantine-full|${where.stream}`) ?? true)) {
       ctx.metrics?.quarantined.inc({ source: where.source });
       ctx.log?.error({ ...fields, path: bad.path }, 'quarantine full; record not kept');

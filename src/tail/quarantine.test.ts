@@ -3,6 +3,7 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { parsePage } from '../ledger/page.js';
+import type { StakingReward, Transaction } from '../ledger/schema.js';
 import { formatTimestamp } from '../ledger/timestamp.js';
 import { createMetrics } from '../observability/metrics.js';
 import { openStateStore } from '../state/store.js';
@@ -31,14 +32,15 @@ function wire(ts: bigint, account: string, change: Record<string, unknown> = {})
 /** A ledger serving one page (what the real client yields: records, invalid, next) to every listing. */
 function ledger(items: unknown[]): { source: TailSource; reads: number } {
   const state = { reads: 0, source: undefined as unknown as TailSource };
-  async function* pages(url: string): AsyncGenerator<TailPage<never>> {
+  async function* pages(url: string): AsyncGenerator<TailPage<Transaction>> {
     state.reads += 1;
-    yield parsePage('transactions', url, { transactions: items, links: { next: null } }) as TailPage<never>;
+    yield parsePage('transactions', url, { transactions: items, links: { next: null } });
   }
+  async function* noRewards(): AsyncGenerator<TailPage<StakingReward>> {}
   state.source = {
     transactions: (q) =>
       pages(`/api/v1/transactions?account.id=${q.accountId ?? ''}&timestamp=gt:${q.after}`),
-    rewards: () => pages('/rewards') as never,
+    rewards: () => noRewards(),
   };
   return state;
 }
