@@ -2,6 +2,8 @@
 // null node and valid_duration_seconds, unknown members), from pages written for these tests.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { fastTransaction } from './fast-records.js';
+import { quoteUnsafeIntegers } from './json.js';
 import { parsePageText } from './page.js';
 
 function page(name: string) {
@@ -85,5 +87,17 @@ describe('service eras', () => {
 
     expect(p.invalid[0]?.field).toBe('name');
     expect(p.invalid[0]?.raw).toContain('"amount":"-9223372036847275807"');
+  });
+
+  it('reads the current shapes on the fast path (no fallback to zod for a key object or null node)', () => {
+    const text = readFileSync(
+      new URL('../../test/fixtures/ledger/pages/current-batch.json', import.meta.url),
+      'utf8',
+    );
+    const body = JSON.parse(quoteUnsafeIntegers(text)) as { transactions: unknown[] };
+
+    const fast = body.transactions.map((raw) => fastTransaction(raw) !== undefined);
+
+    expect(fast).toEqual([true, true, false, false]);
   });
 });
