@@ -17,6 +17,8 @@ import type { RuleStateRepo } from '../rules/state-repo.js';
 import type { StateStore } from '../state/store.js';
 import { clientTailSource } from '../tail/client-source.js';
 import { createTailer, type Tailer } from '../tail/tailer.js';
+import { createQuarantine, type Quarantine } from '../tail/quarantine.js';
+import { MAX_QUARANTINE_ALERTS } from './quarantine-conditions.js';
 import { ledgerClientFor, verifyClientFor } from './clients.js';
 import { startDelivery } from './delivery.js';
 import { countAlerts, emitAlerts } from './emit-alerts.js';
@@ -79,7 +81,8 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
     onAlerts: () => worker.poke(),
   });
   const controller = new AbortController();
-  const tailer = tailerFor(shared, loaded, client, handler);
+  const quarantine = createQuarantine(store, shared.clock);
+  const tailer = tailerFor(shared, loaded, client, handler, quarantine);
   const tailLoop = startTailLoop(shared, loaded, tailer, controller.signal);
   const tick = setInterval(() => tickEngine(shared, routes, worker), config.daemon.tick_interval);
   const emit = (alerts: readonly Alert[], state: SelfMonitorState) => {
@@ -90,7 +93,7 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
     countAlerts(metrics, alerts);
     if (alerts.length > 0) worker.poke();
   };
-  const checks = startSelfMonitoring(shared, loaded, tailer, emit);
+  const checks = startSelfMonitoring(shared, loaded, tailer, emit, quarantine);
   return {
     worker,
     async stop(graceMs) {
@@ -110,6 +113,7 @@ function tailerFor(
   loaded: Loaded,
   client: LedgerClient,
   handler: RecordHandler<unknown>,
+  quarantine: Quarantine,
 ): Tailer {
   const { store, metrics, log, clock, random } = shared;
   const source = clientTailSource(client);
@@ -124,6 +128,7 @@ function tailerFor(
     logger: log,
     clock,
     random,
+    quarantine,
   };
   // Series for the 50 stalest streams (docs/metrics.md); self-monitoring reads every stream from the tailer.
   return createTailer({ ...options, stalenessTop: 50 });
@@ -141,11 +146,13 @@ function startSelfMonitoring(
   loaded: Loaded,
   tailer: Tailer,
   emit: (alerts: readonly Alert[], state: SelfMonitorState) => void,
+  quarantine: Quarantine,
 ): NodeJS.Timeout | undefined {
   const { config, accounts } = loaded;
   const { health, metrics, clock, startedAt, log, selfMonitor: state } = shared;
   if (!config.self_monitoring.enabled) return undefined;
   const staleness = () => tailer.streamStaleness();
+  const quarantined = () => ({ records: quarantine.list(MAX_QUARANTINE_ALERTS), total: quarantine.count() });
   const monitor = createSelfMonitor({
     ...{
       config: config.self_monitoring,
@@ -158,6 +165,7 @@ function startSelfMonitoring(
       startedAt,
       emit,
       state,
+      quarantined,
     },
     log: log.child({ component: 'self-monitoring' }),
   });

@@ -8,6 +8,7 @@ import type { WatchedAccount } from '../tail/watched-account.js';
 import { BUILT_IN_RULES, inhibit, transitions, type Condition } from './built-in-alerts.js';
 import type { SelfMonitoringConfig } from './config.js';
 import type { TailHealth } from './tail-loop.js';
+import { quarantineConditions, type QuarantineView } from './quarantine-conditions.js';
 
 export interface SelfMonitorDeps {
   readonly config: SelfMonitoringConfig;
@@ -26,6 +27,8 @@ export interface SelfMonitorDeps {
    */
   readonly emit: (alerts: readonly Alert[], state: SelfMonitorState) => void;
   readonly log: Logger;
+  /** Records kept in quarantine (tail/quarantine.ts); each is an alert until released. */
+  readonly quarantined?: () => QuarantineView;
   /**
    * Kept across reloads, and saved through emit() so that it is kept across restarts too (self-monitor-repo.ts):
    * a reload or a restart does not fire again what is already firing.
@@ -60,6 +63,7 @@ export function createSelfMonitor(deps: SelfMonitorDeps): SelfMonitor {
         downCondition(deps, state.firing),
         ...staleConditions(deps),
         ...(await deliveryConditions(deps, streaks)),
+        ...(deps.quarantined ? quarantineConditions(deps.quarantined(), deps.accounts) : []),
       ].flat();
       const kept = inhibit(all);
       const held = new Set(all.filter((c) => !kept.includes(c)).map((c) => c.key));

@@ -15,6 +15,7 @@ import { loadAll } from '../app/load-all.js';
 import { parseDuration } from '../config/duration.js';
 import { resolveFaultProfile } from '../simulator/faults.js';
 import { startLivingLedger } from '../simulator/living-ledger-server.js';
+import { SERVICE_VERSIONS, isServiceVersion, type ServiceVersion } from '../simulator/service-version.js';
 import type { CliContext, Command } from './command.js';
 
 const USAGE = `Usage: ledger-sentinel demo [options]
@@ -27,6 +28,7 @@ Options:
   --seed <n>         seed of the simulated ledger (default 1)
   --tps <n>          simulated transactions per second (default 20)
   --log-level <l>    daemon log level on stderr (default warn)
+  --service-version <v>  simulated response shapes: 0.129 or current (default current)
 `;
 
 /** Light faults: the daemon's retries are visible in the metrics, the alerts still arrive in seconds. */
@@ -41,6 +43,7 @@ interface DemoArgs {
   readonly seed: string;
   readonly tps: number;
   readonly logLevel: string;
+  readonly serviceVersion: ServiceVersion;
 }
 
 function parseDemoArgs(argv: readonly string[]): DemoArgs | string {
@@ -53,6 +56,7 @@ function parseDemoArgs(argv: readonly string[]): DemoArgs | string {
         seed: { type: 'string', default: '1' },
         tps: { type: 'string', default: '20' },
         'log-level': { type: 'string', default: 'warn' },
+        'service-version': { type: 'string', default: 'current' },
       },
       strict: true,
     }).values;
@@ -64,7 +68,10 @@ function parseDemoArgs(argv: readonly string[]): DemoArgs | string {
     return `--duration: expected a duration like "30s", got "${values.duration}"`;
   const tps = Number(values.tps);
   if (!(tps > 0 && tps <= 1000)) return `--tps: expected a number in (0, 1000], got "${values.tps}"`;
-  return { durationMs, seed: values.seed, tps, logLevel: values['log-level'] };
+  const serviceVersion = values['service-version'];
+  if (!isServiceVersion(serviceVersion))
+    return `--service-version: expected ${SERVICE_VERSIONS.join(' or ')}, got "${serviceVersion}"`;
+  return { durationMs, seed: values.seed, tps, logLevel: values['log-level'], serviceVersion };
 }
 
 export const demo: Command = {
@@ -84,6 +91,7 @@ export const demo: Command = {
       lagMs: 1000,
       faults: resolveFaultProfile(MILD_FAULTS),
       autoAdvanceMs: 250,
+      serviceVersion: args.serviceVersion,
     });
     const sink = await startDemoSlackSink();
     const stateDir = mkdtempSync(join(tmpdir(), 'ledger-sentinel-demo-'));

@@ -3,8 +3,9 @@ import type { Command } from './command.js';
 import { backtest } from './backtest.js';
 import { check } from './check.js';
 import { demo } from './demo.js';
+import { quarantine } from './quarantine.js';
 import { run } from './run.js';
 import { simulate } from './simulate.js';
 import { verify } from './verify.js';
 
-export const COMMANDS: readonly Command[] = [run, check, demo, simulate, verify, backtest];
+export const COMMANDS: readonly Command[] = [run, check, demo, simulate, verify, backtest, quarantine];

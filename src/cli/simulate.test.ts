@@ -34,7 +34,12 @@ describe('simulate arguments', () => {
       faults: 'none',
       fixture: undefined,
       rangeBinding: undefined,
+      serviceVersion: '0.129',
     });
+  });
+
+  it('takes --service-version current', () => {
+    expect(parseSimulateArgs(['--service-version', 'current'])).toMatchObject({ serviceVersion: 'current' });
   });
 
   it.each([
@@ -42,6 +47,7 @@ describe('simulate arguments', () => {
     [['--tps', '0'], '--tps: expected a number in (0, 1000000], got "0"'],
     [['--lag', '2 seconds'], '--lag: expected a duration like "2s" or "500ms", got "2 seconds"'],
     [['--range-binding', 'yes'], '--range-binding: expected on or off, got "yes"'],
+    [['--service-version', '0.152'], '--service-version: expected 0.129 or current, got "0.152"'],
     [['--speed', '3'], "Unknown option '--speed'"],
   ])('rejects %j with a message that says how to fix it', (argv, message) => {
     expect(parseSimulateArgs(argv)).toContain(message);
@@ -79,6 +85,17 @@ describe('simulate command', () => {
     expect(res.status).toBe(test?.responseStatus);
     expect(body).toEqual(test?.responseJson);
     expect(await run.exit).toBe(0);
+  });
+
+  it('says which service version it imitates', async () => {
+    const run = start(['--port', '0', '--service-version', 'current']);
+
+    await run.firstLine;
+    run.stop();
+    const code = await run.exit;
+
+    expect(run.out()).toContain('service version current');
+    expect(code).toBe(0);
   });
 
   it('exits 1 with the reason when the fault profile file is invalid', async () => {

@@ -11,6 +11,7 @@ import { MAX_TPS } from '../simulator/living-ledger.js';
 import { loadFixture } from '../simulator/fixtures.js';
 import { parseSpecJson } from '../simulator/fixture-values.js';
 import { startSimulator } from '../simulator/server.js';
+import { SERVICE_VERSIONS, isServiceVersion, type ServiceVersion } from '../simulator/service-version.js';
 
 const USAGE = `Usage: ledger-sentinel simulate [options]
 
@@ -25,6 +26,8 @@ Options:
   --faults <profile>       ${Object.keys(FAULT_PRESETS).join(' | ')} | <file.json|file.yaml> (default none)
   --fixture <file>         serve one spec-test setup instead of the living ledger
   --range-binding on|off   60-day binding of /transactions (default on; off with --fixture)
+  --service-version <v>    response shapes: 0.129 (batch_key as 0x-hex) or current (batch_key as a key
+                           object, high_volume, null node on batch inner transactions); default 0.129
 `;
 
 export interface SimulateArgs {
@@ -36,6 +39,7 @@ export interface SimulateArgs {
   readonly faults: string;
   readonly fixture: string | undefined;
   readonly rangeBinding: boolean | undefined;
+  readonly serviceVersion: ServiceVersion;
 }
 
 /** Parses argv; returns an error message (what, where, how to fix) instead of throwing. */
@@ -53,6 +57,7 @@ export function parseSimulateArgs(argv: readonly string[]): SimulateArgs | strin
         faults: { type: 'string', default: 'none' },
         fixture: { type: 'string' },
         'range-binding': { type: 'string' },
+        'service-version': { type: 'string', default: '0.129' },
       },
       strict: true,
       allowPositionals: false,
@@ -71,6 +76,9 @@ export function parseSimulateArgs(argv: readonly string[]): SimulateArgs | strin
   if (binding !== undefined && binding !== 'on' && binding !== 'off') {
     return `--range-binding: expected on or off, got "${binding}"`;
   }
+  const serviceVersion = values['service-version'];
+  if (!isServiceVersion(serviceVersion))
+    return `--service-version: expected ${SERVICE_VERSIONS.join(' or ')}, got "${serviceVersion}"`;
   return {
     host: values.host,
     port,
@@ -80,6 +88,7 @@ export function parseSimulateArgs(argv: readonly string[]): SimulateArgs | strin
     faults: values.faults,
     fixture: values.fixture,
     rangeBinding: binding === undefined ? undefined : binding === 'on',
+    serviceVersion,
   };
 }
 
@@ -98,7 +107,7 @@ async function serveFixture(args: SimulateArgs, ctx: CliContext): Promise<() => 
   const loaded = loadFixture(spec.setup, { bindTimestampRange: args.rangeBinding ?? false });
   const sim = await startSimulator({
     store: loaded.store,
-    config: loaded.config,
+    config: { ...loaded.config, serviceVersion: args.serviceVersion },
     host: args.host,
     port: args.port,
   });
@@ -118,11 +127,12 @@ async function serveLiving(args: SimulateArgs, ctx: CliContext): Promise<() => P
     faults,
     bindTimestampRange: args.rangeBinding ?? true,
     autoAdvanceMs: 500,
+    serviceVersion: args.serviceVersion,
   });
   ctx.stdout.write(`${running.url}\n`);
   ctx.stdout.write(
     `living ledger: seed ${args.seed}, ${args.tps} tps, lag ${args.lagMs} ms, faults ${faults.name ?? args.faults}, ` +
-      `range binding ${args.rangeBinding === false ? 'off' : 'on'}; ground truth at ${running.url}/_sim/stats\n`,
+      `range binding ${args.rangeBinding === false ? 'off' : 'on'}, service version ${args.serviceVersion}; ground truth at ${running.url}/_sim/stats\n`,
   );
   return () => running.close();
 }

@@ -1,11 +1,13 @@
 // The query-service client: validated queries, typed pages, links.next followed safely, one shared request
 // budget, retries on undici. See docs/ledger-client.md.
+import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Agent, type Dispatcher } from 'undici';
 import { VERSION } from '../version.js';
 import { getParsed, type GetOptions, type LedgerMetrics, type RequestContext } from './ledger-request.js';
 import { parsePageText, type Endpoint, type Page, type RecordOf } from './page.js';
 import { LinkLoopError } from './errors.js';
+import { once } from './once.js';
 import { parseBase, requestPath, resolveLink } from './pagination.js';
 import {
   actionsUrl,
@@ -93,6 +95,7 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
     clock: options.clock ?? Date.now,
     random: options.random ?? Math.random,
   };
+  const firstTime = once();
 
   async function fetchPage<K extends Endpoint>(endpoint: K, url: string, opts: ListOptions = {}) {
     const path = resolveLink(base, url, '');
@@ -100,14 +103,28 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
       parsePageText(endpoint, path, text),
     );
     ctx.metrics?.pages.inc({ endpoint });
+    reportPage(endpoint, page);
+    return page;
+  }
+
+  // Counted on every read; logged once per record and process (overlap re-scans read it again and again).
+  function reportPage(endpoint: Endpoint, page: Page<unknown>) {
     if (page.invalid.length > 0) ctx.metrics?.invalidRecords.inc({ endpoint }, page.invalid.length);
     for (const bad of page.invalid) {
+      // Not the path: it holds the record's index, which differs between the listings that read it.
+      const id = bad.timestamp ?? createHash('sha256').update(bad.raw).digest('hex');
+      if (!firstTime(`${endpoint}|${id}|${bad.field}`)) continue;
+      const { path, timestamp, transactionId, message: reason } = bad;
+      log?.warn({ endpoint, path, timestamp, transactionId, reason }, 'ledger record cannot be read');
+    }
+    for (const d of page.degraded) {
+      ctx.metrics?.degradedFields.inc({ field: d.field });
+      if (!firstTime(`${endpoint}|${d.timestamp ?? ''}|${d.field}|degraded`)) continue;
       log?.warn(
-        { endpoint, path: bad.path, timestamp: bad.timestamp, reason: bad.message },
-        'invalid ledger record skipped',
+        { endpoint, field: d.field, timestamp: d.timestamp },
+        'ledger record field unreadable; kept as unknown',
       );
     }
-    return page;
   }
 
   async function* pages<K extends Endpoint>(endpoint: K, url: string, opts: ListOptions = {}) {

@@ -1,11 +1,12 @@
 // Precompiled fast path for the three record schemas. zod 4 builds the detailed error paths we report, but it
 // costs several times JSON.parse per page; this checks and converts a record in one pass and gives up on
-// anything unexpected, after which the caller runs the zod schema for the error path. The two must agree on
-// every accepted record: fast-records.test.ts compares them over the spec fixtures and a table of mutations.
+// anything unexpected, after which the caller runs the zod schema for the error path (and for the lenient
+// fields, which zod reads as unknown when malformed). The two must agree on every record the fast path
+// accepts: fast-records.test.ts compares them over the spec fixtures and a table of mutations.
 // Output objects are built as one literal each (one hidden class); absent optional fields are undefined.
 import { int64FromText, isEntityIdText, isRecordTimestampText } from './scan.js';
 import { EVM_ADDRESS_PATTERN, HEX_PATTERN, TRANSACTION_ID_PATTERN } from './schema.js';
-import type { ContractAction, StakingReward, Transaction } from './schema.js';
+import type { BatchKeyObject, ContractAction, StakingReward, Transaction } from './schema.js';
 
 type Raw = Record<string, unknown>;
 
@@ -104,7 +105,7 @@ function stakingRewardTransfer(v: unknown): Tx['staking_reward_transfers'][numbe
   return { account, amount: int64(r.amount) };
 }
 
-function maxCustomFee(v: unknown): Tx['max_custom_fees'][number] {
+function maxCustomFee(v: unknown): NonNullable<Tx['max_custom_fees']>[number] {
   const r = obj(v);
   return {
     account_id: entity(r.account_id),
@@ -121,9 +122,16 @@ function nonce(v: unknown): number {
 const hex = (x: unknown) => match(x, HEX_PATTERN);
 const evm = (x: unknown) => match(x, EVM_ADDRESS_PATTERN);
 
+/** Both forms the service has sent: `0x`-hex, or a key object (its other members ignored, as zod strips them). */
+function batchKey(v: unknown): string | BatchKeyObject {
+  if (typeof v === 'string') return hex(v);
+  const r = obj(v);
+  return { _type: str(r._type), key: str(r.key) };
+}
+
 function buildTransaction(r: Raw): Transaction {
   return {
-    batch_key: opt(r.batch_key, hex),
+    batch_key: opt(r.batch_key, batchKey),
     bytes: opt(r.bytes, str),
     charged_tx_fee: int64(r.charged_tx_fee),
     consensus_timestamp: timestamp(r.consensus_timestamp),

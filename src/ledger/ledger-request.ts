@@ -18,7 +18,14 @@ import { ErrorBody } from './schema.js';
 
 export type LedgerMetrics = Pick<
   Metrics,
-  'requests' | 'requestErrors' | 'requestDuration' | 'retries' | 'budgetWait' | 'pages' | 'invalidRecords'
+  | 'requests'
+  | 'requestErrors'
+  | 'requestDuration'
+  | 'retries'
+  | 'budgetWait'
+  | 'pages'
+  | 'invalidRecords'
+  | 'degradedFields'
 >;
 
 export interface RequestContext {

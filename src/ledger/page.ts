@@ -1,5 +1,6 @@
-// Turns a parsed response body into a Page: valid records, invalid ones reported with their JSON path and
-// consensus timestamp (one bad record never takes the page down), and the next link.
+// Turns a parsed response body into a Page: valid records, invalid ones reported with their JSON path,
+// consensus timestamp and raw text (one bad record never takes the page down, and the caller can keep it:
+// docs/ledger-client.md "Records that cannot be read"), the lenient fields read as unknown, and the next link.
 import type { z } from 'zod';
 import { MalformedResponseError } from './errors.js';
 import {
@@ -10,7 +11,7 @@ import {
   type FastResult,
 } from './fast-records.js';
 import { quoteUnsafeIntegers } from './json.js';
-import { ContractAction, StakingReward, Transaction } from './schema.js';
+import { ContractAction, LENIENT_TRANSACTION_FIELDS, StakingReward, Transaction } from './schema.js';
 
 export type Endpoint = 'transactions' | 'rewards' | 'actions';
 
@@ -26,15 +27,32 @@ export interface InvalidRecord {
   /** JSON path of the first problem, e.g. `transactions[3].transfers[0].amount`. */
   readonly path: string;
   readonly message: string;
+  /** The record's top-level member the first problem is in (`transfers`), or '' when the record is not an object. */
+  readonly field: string;
   /** The record's consensus timestamp when it has a readable one (`timestamp` for rewards and actions). */
   readonly timestamp: string | null;
+  /** The record's transaction_id when it is a string (transactions only). */
+  readonly transactionId: string | null;
+  /** The record as JSON text (re-serialized from the parsed body), cut at MAX_RAW_CHARS. */
+  readonly raw: string;
 }
+
+/** A lenient field whose value had an unexpected shape: the record was kept with it unknown (undefined). */
+export interface DegradedField {
+  readonly index: number;
+  readonly field: string;
+  readonly timestamp: string | null;
+}
+
+/** Raw text kept of an invalid record: a record is a few KiB; a hostile one must not fill the state store. */
+export const MAX_RAW_CHARS = 64 * 1024;
 
 export interface Page<T> {
   /** The request path and query, relative to the origin (what a tailer persists). */
   readonly url: string;
   readonly records: T[];
   readonly invalid: InvalidRecord[];
+  readonly degraded: DegradedField[];
   readonly next: string | null;
 }
 
@@ -86,28 +104,59 @@ export function parsePage<K extends Endpoint>(
   if (envelope.items.length) lastRaw[endpoint] = envelope.items[0];
   const records: RecordOf[K][] = [];
   const invalid: InvalidRecord[] = [];
+  const degraded: DegradedField[] = [];
   for (let index = 0; index < envelope.items.length; index++) {
     const raw = envelope.items[index];
     const fast = spec.fast(raw);
-    if (fast === UNSAFE_INTEGER && optimistic) return null;
     if (fast !== undefined && fast !== UNSAFE_INTEGER) {
       records.push(fast);
       continue;
     }
+    // Any record that needs zod is read from the lossless parse: JSON.parse may have rounded an integer in it
+    // (which would reject the record, or make its raw text lie). Rare, so the second parse is cheap overall.
+    if (optimistic) return null;
     const result = spec.schema.safeParse(raw);
     if (result.success) {
       records.push(result.data);
+      if (endpoint === 'transactions') degraded.push(...degradedFields(raw, result.data, index));
       continue;
     }
     const issue = result.error.issues[0];
+    const path = issue?.path ?? [];
     invalid.push({
       index,
-      path: formatPath([endpoint, index, ...(issue?.path ?? [])]),
+      path: formatPath([endpoint, index, ...path]),
       message: issue?.message ?? 'invalid record',
-      timestamp: readTimestamp(raw, spec.timestampField),
+      field: path.length > 0 ? String(path[0]) : '',
+      timestamp: readString(raw, spec.timestampField),
+      transactionId: endpoint === 'transactions' ? readString(raw, 'transaction_id') : null,
+      raw: rawText(raw),
     });
   }
-  return { url, records, invalid, next: envelope.next };
+  return { url, records, invalid, degraded, next: envelope.next };
+}
+
+/** Lenient fields that were present (not null) on the wire but read as unknown. */
+function degradedFields(raw: unknown, record: unknown, index: number): DegradedField[] {
+  const wire = raw as Record<string, unknown>;
+  const read = record as Record<string, unknown>;
+  const out: DegradedField[] = [];
+  for (const field of LENIENT_TRANSACTION_FIELDS) {
+    if (wire[field] !== undefined && read[field] === undefined)
+      out.push({ index, field, timestamp: readString(raw, 'consensus_timestamp') });
+  }
+  return out;
+}
+
+/** JSON text of a parsed record; bigints (test bodies) as digit strings, since JSON cannot hold them. */
+function rawText(raw: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(raw, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null';
+  } catch {
+    text = String(raw);
+  }
+  return text.length > MAX_RAW_CHARS ? text.slice(0, MAX_RAW_CHARS) : text;
 }
 
 /**
@@ -137,10 +186,11 @@ function readEnvelope(endpoint: Endpoint, url: string, body: unknown) {
   return { items: items as unknown[], next };
 }
 
-function readTimestamp(raw: unknown, field: string): string | null {
+function readString(raw: unknown, field: string): string | null {
   if (typeof raw !== 'object' || raw === null) return null;
   const value = (raw as Record<string, unknown>)[field];
-  return typeof value === 'string' ? value : null;
+  // Bounded: it becomes a key and a log value; a real timestamp or transaction id is under 50 characters.
+  return typeof value === 'string' ? value.slice(0, 100) : null;
 }
 
 /** `["transactions", 3, "transfers", 0, "amount"]` → `transactions[3].transfers[0].amount`. */

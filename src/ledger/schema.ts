@@ -1,6 +1,8 @@
 // Response records of the ledger query service and the verification service, as zod schemas.
-// Strict on the formats we rely on (entity ids, timestamps, hex, exact integers); tolerant of unknown extra
-// fields, which are stripped, so a newer service does not break us (docs/architecture.md).
+// Strict on what the daemon relies on (timestamps, ids, transaction id, result, name, transfers and amounts,
+// memo, the fields rules read); lenient on the rest: unknown members are stripped, and a known field the
+// daemon does not rely on reads as unknown (undefined) when its shape is unexpected, instead of rejecting the
+// record. docs/ledger-client.md "Strict and lenient fields" lists both sets and why.
 // Amounts are bigint in the domain: int64 tinybars exceed 2^53.
 import { z } from 'zod';
 import { ENTITY_ID_PATTERN } from './entity-id.js';
@@ -67,14 +69,47 @@ export const MaxCustomFee = z.object({
 });
 export type MaxCustomFee = z.output<typeof MaxCustomFee>;
 
+/**
+ * A field the daemon does not rely on: its value when it has the expected shape, else undefined ("unknown"),
+ * never a rejected record. An absent field gets the schema's own default.
+ */
+function lenient<T extends z.ZodType>(schema: T) {
+  const read = z
+    .unknown()
+    .optional()
+    .transform((v): z.output<T> | undefined => {
+      const parsed = schema.safeParse(v);
+      return parsed.success ? parsed.data : undefined;
+    });
+  // The expected shape stays reachable, so openapi-agreement.test.ts compares it with the document.
+  return Object.assign(read, { expected: schema });
+}
+
+/** The key form of `batch_key` sent by newer services; other members (if any) are ignored. */
+export const BatchKeyObject = z.object({ _type: z.string(), key: z.string() });
+export type BatchKeyObject = z.output<typeof BatchKeyObject>;
+/** `batch_key` in both forms the service has sent: `0x`-hex (older versions) or a key object, or null. */
+export const BatchKey = z.union([Hex, BatchKeyObject]).nullable().optional();
+
+/** Transaction fields read leniently (see `lenient`); every other field is validated strictly. */
+export const LENIENT_TRANSACTION_FIELDS = [
+  'batch_key',
+  'bytes',
+  'max_custom_fees',
+  'max_fee',
+  'transaction_hash',
+  'valid_duration_seconds',
+  'valid_start_timestamp',
+] as const;
+
 export const Transaction = z.object({
-  batch_key: Hex.nullable().optional(),
-  bytes: z.string().nullable().optional(),
+  batch_key: lenient(BatchKey),
+  bytes: lenient(z.string().nullable().optional()),
   charged_tx_fee: Int64,
   consensus_timestamp: Timestamp,
   entity_id: EntityId.nullable().optional(),
-  max_custom_fees: z.array(MaxCustomFee).default([]),
-  max_fee: Int64.nullable().optional(),
+  max_custom_fees: lenient(z.array(MaxCustomFee).default([])),
+  max_fee: lenient(Int64.nullable().optional()),
   memo_base64: z.string().nullable().optional(),
   name: z.string(),
   nft_transfers: z.array(NftTransfer).default([]),
@@ -84,12 +119,12 @@ export const Transaction = z.object({
   result: z.string(),
   scheduled: z.boolean().default(false),
   staking_reward_transfers: z.array(StakingRewardTransfer).default([]),
-  transaction_hash: z.string().optional(),
+  transaction_hash: lenient(z.string().optional()),
   transaction_id: z.string().regex(TRANSACTION_ID_PATTERN, 'expected shard.realm.num-sss-nnn'),
   token_transfers: z.array(TokenTransfer).default([]),
   transfers: z.array(Transfer).default([]),
-  valid_duration_seconds: Int64.nullable().optional(),
-  valid_start_timestamp: Timestamp.optional(),
+  valid_duration_seconds: lenient(Int64.nullable().optional()),
+  valid_start_timestamp: lenient(Timestamp.optional()),
 });
 export type Transaction = z.output<typeof Transaction>;
 

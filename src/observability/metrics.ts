@@ -59,7 +59,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     }),
     invalidRecords: new Counter({
       name: `${P}invalid_records_total`,
-      help: 'Records that failed validation and were skipped (reported with path and timestamp).',
+      help: 'Reads of records that failed validation (each re-read counts; the tailers keep each such record once in quarantine).',
       labelNames: ['endpoint'],
       registers: r,
     }),
@@ -172,6 +172,18 @@ export function createMetrics(options: MetricsOptions = {}) {
       labelNames: ['reason'],
       registers: r,
     }),
+    degradedFields: new Counter({
+      name: `${P}record_fields_degraded_total`,
+      help: 'Fields the daemon does not rely on that had an unexpected shape and were read as unknown (the record was kept), by field.',
+      labelNames: ['field'],
+      registers: r,
+    }),
+    quarantined: new Counter({
+      name: `${P}records_quarantined_total`,
+      help: 'Records that could not be read, kept in quarantine (counted once per record, not per re-read), by source.',
+      labelNames: ['source'],
+      registers: r,
+    }),
   };
   metrics.buildInfo.set({ version: options.version ?? '0.0.0', node: process.version }, 1);
   for (const strategy of ['per-account', 'global']) metrics.tailStrategy.set({ strategy }, 0);
@@ -179,6 +191,7 @@ export function createMetrics(options: MetricsOptions = {}) {
   for (const reason of ['pages', 'time']) metrics.pollTruncated.inc({ reason }, 0);
   for (const reason of ['timeout', 'deadline', 'reset'])
     metrics.requestErrors.inc({ endpoint: 'transactions', reason }, 0);
+  for (const source of ['transactions', 'rewards']) metrics.quarantined.inc({ source }, 0);
   return metrics;
 }
 

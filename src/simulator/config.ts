@@ -1,5 +1,6 @@
 // Simulator settings: the REST configuration keys of the service that the three routes read.
 import { timestampFromMillis } from '../ledger/timestamp.js';
+import type { ServiceVersion } from './service-version.js';
 
 export interface SimulatorConfig {
   /** response.limit.max: larger `limit` values are capped silently (docs/ledger-api.md §4). */
@@ -14,6 +15,8 @@ export interface SimulatorConfig {
   maxTimestampRangeNs: bigint;
   /** "now" in ns since the epoch; the binding's default upper bound. */
   now(): bigint;
+  /** The response shapes of which service era (service-version.ts); default '0.129'. */
+  serviceVersion: ServiceVersion;
 }
 
 export const SIXTY_DAYS_NS = 5_184_000_000_000_000n;
@@ -27,6 +30,7 @@ export function defaultSimulatorConfig(overrides: Partial<SimulatorConfig> = {})
     bindTimestampRange: true,
     maxTimestampRangeNs: SIXTY_DAYS_NS,
     now: () => timestampFromMillis(Date.now()),
+    serviceVersion: '0.129',
     ...overrides,
   };
 }

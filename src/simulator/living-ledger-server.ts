@@ -8,6 +8,7 @@ import { startSimulator, type RequestHandler, type RunningSimulator } from './se
 import { createLivingLedger, type LivingLedger, type LivingLedgerOptions } from './living-ledger.js';
 import { groundTruthRoutes } from './ground-truth-routes.js';
 import { FaultProfile } from './faults.js';
+import type { ServiceVersion } from './service-version.js';
 import { withFaults, type FaultStats } from './faults-handler.js';
 import { createVerifyRoute, type VerifyRouteOptions } from './verify.js';
 
@@ -24,6 +25,8 @@ export interface LivingLedgerServerOptions extends LivingLedgerOptions {
   readonly autoAdvanceMs?: number;
   /** Real-time delay used by slow faults (tests inject one). */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** The response shapes of which service era (service-version.ts); default '0.129'. */
+  readonly serviceVersion?: ServiceVersion;
 }
 
 export interface RunningLivingLedger {
@@ -79,6 +82,7 @@ export async function startLivingLedger(
     config: defaultSimulatorConfig({
       bindTimestampRange: options.bindTimestampRange ?? true,
       now: () => timestampFromMillis(clock()),
+      serviceVersion: options.serviceVersion ?? '0.129',
     }),
     extraRoutes: routes,
     wrap,

@@ -17,7 +17,7 @@ import {
   type Traffic,
   type TrafficOptions,
 } from './traffic.js';
-import { injectOverrides, type InjectSpec } from './traffic-inject.js';
+import { injectOverrides, withWire, type InjectSpec } from './traffic-inject.js';
 import { FEE_COLLECTOR, NODES, STAKING_REWARD_ACCOUNT, TREASURY } from './traffic-population.js';
 import type { LateVisibility } from './faults.js';
 
@@ -216,10 +216,8 @@ class Ledger implements LivingLedger {
     const nowNs = this.nowNs();
     const out: GeneratedRecord[] = [];
     for (let spec = this.queue.shift(); spec; spec = this.queue.shift()) {
-      this.commit(
-        this.traffic.generate(this.lastNs + 1n, injectOverrides(spec, this.traffic.population)),
-        out,
-      );
+      const records = this.traffic.generate(this.lastNs + 1n, injectOverrides(spec, this.traffic.population));
+      this.commit(spec.wire ? withWire(records, spec.wire) : records, out);
     }
     const due = nowNs >= this.startNs ? (nowNs - this.startNs) / this.intervalNs + 1n : 0n;
     const oldest = (nowNs - this.maxCatchUpNs - this.startNs) / this.intervalNs;

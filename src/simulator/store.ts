@@ -9,6 +9,7 @@
 // Retention: `pruneBefore(ns)` drops every record older than a consensus timestamp, with its index entries; the
 // living ledger calls it to keep a horizon (the real service keeps everything, so older ranges answer empty here).
 import { decodeBase32, toHex } from './bytes.js';
+import { shapeTransaction, type ServiceVersion } from './service-version.js';
 import { serializeJson } from './json.js';
 import { dropOlder, lowerBound, upperBound } from './sorted.js';
 
@@ -104,6 +105,8 @@ export interface StoredTransaction {
   readonly tx: SimTransaction;
   /** Null until the first page that contains it is served. */
   bytes: Buffer | null;
+  /** The same in the current service shape (service-version.ts), null until first served so. */
+  current?: Buffer | null;
 }
 
 export interface ScanOptions {
@@ -227,7 +230,11 @@ export class SimulatorStore {
   }
 
   /** The UTF-8 JSON of a stored transaction, serialized once, on first use; pages are concatenated from these. */
-  transactionBytes(stored: StoredTransaction): Buffer {
+  transactionBytes(stored: StoredTransaction, version: ServiceVersion = '0.129'): Buffer {
+    if (version === 'current') {
+      stored.current ??= Buffer.from(serializeJson(shapeTransaction(stored.tx.json, version)));
+      return stored.current;
+    }
     stored.bytes ??= Buffer.from(serializeJson(stored.tx.json));
     return stored.bytes;
   }

@@ -4,7 +4,7 @@ import { normalizeEntityId } from '../ledger/entity-id.js';
 import { TRANSACTION_MIX } from './traffic-mix.js';
 import type { Population, SimAccount } from './traffic-population.js';
 import type { Leg } from './traffic-record.js';
-import type { RecordOverrides } from './traffic.js';
+import type { GeneratedRecord, RecordOverrides } from './traffic.js';
 
 export interface InjectSpec {
   /** A transaction type name, default CRYPTOTRANSFER. */
@@ -22,6 +22,11 @@ export interface InjectSpec {
   readonly traceDepth?: number;
   /** Carried into the ground truth, so a test can find what it injected. */
   readonly tag?: string;
+  /**
+   * Members replacing those of the first record's wire JSON, as served (an unreadable or unexpected record:
+   * `{ memo_base64: { x: 1 } }`). The ground truth and the indexes still see the record as generated.
+   */
+  readonly wire?: Readonly<Record<string, unknown>>;
 }
 
 function numOf(id: string): number {
@@ -89,4 +94,14 @@ export function deepCallTrace(depth: number, payer?: string, tag?: string): Inje
     ...(payer === undefined ? {} : { payer }),
     ...(tag === undefined ? {} : { tag }),
   };
+}
+
+/** The first record with members of its wire JSON replaced (InjectSpec.wire). */
+export function withWire(
+  records: GeneratedRecord[],
+  wire: Readonly<Record<string, unknown>>,
+): GeneratedRecord[] {
+  const [first, ...rest] = records;
+  if (!first) return records;
+  return [{ ...first, tx: { ...first.tx, json: { ...first.tx.json, ...wire } } }, ...rest];
 }

@@ -2,6 +2,7 @@
 // over in its own transaction; then the cursor moves to head − overlap (taken before the first request).
 // A walk stopped at its bound (walk-bound.ts) or by a failure keeps the pages it handed over.
 import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
+import { quarantinePage } from './quarantine-page.js';
 import type { TailRecord } from './record-handler.js';
 import type { AccountStream } from './streams.js';
 import { type Delivery, type TailContext, handOver, settledBound } from './tail-context.js';
@@ -40,6 +41,7 @@ export async function pollAccountStream(
   try {
     for await (const page of listing(ctx, stream, formatTimestamp(cursor.safe), signal)) {
       result.pages += 1;
+      quarantinePage(ctx, page, { stream: stream.key, source: stream.source, account: stream.account.id });
       const newest = await handlePage(ctx, stream, cursor, page.records, result, signal);
       if (newest > handled) handled = newest;
       truncated = bound.pageHandled();

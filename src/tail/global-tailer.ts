@@ -15,6 +15,7 @@ import type { Transaction } from '../ledger/schema.js';
 import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
 import type { PollResult } from './account-tailer.js';
 import { matchAccounts, passesPushdown } from './match-account.js';
+import { quarantinePage } from './quarantine-page.js';
 import { type AccountStream, GLOBAL_STREAM } from './streams.js';
 import { type Delivery, HEAD_PRIORITY, type TailContext, handOver, settledBound } from './tail-context.js';
 import type { Cursor } from './tail-state.js';
@@ -176,6 +177,7 @@ async function readRange(
   };
   for await (const page of pages) {
     result.pages += 1;
+    quarantinePage(ctx, page, { stream: GLOBAL_STREAM, source: 'transactions', watched: index.ids });
     const fresh: Delivery[] = [];
     for (const tx of page.records) {
       const ts = parseTimestamp(tx.consensus_timestamp);

@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
 import type { HeadTracker } from './head-tracker.js';
+import type { Quarantine } from './quarantine.js';
 import type { RecordHandler, TailRecord } from './record-handler.js';
 import type { TailSource } from './tail-source.js';
 import type { TailState } from './tail-state.js';
@@ -18,6 +19,7 @@ export type TailMetrics = Pick<
   | 'stalenessMax'
   | 'pollFailures'
   | 'pollTruncated'
+  | 'quarantined'
 >;
 
 /** The global tail and the head probe serve every account: ahead of any single account in the budget. */
@@ -35,6 +37,10 @@ export interface TailContext {
   readonly walk?: WalkLimits;
   readonly metrics?: TailMetrics;
   readonly log?: Logger;
+  /** Where records that cannot be read are kept (quarantine-page.ts). */
+  readonly quarantine?: Quarantine;
+  /** True the first time a key is seen in this process: for log lines a re-scan would otherwise repeat. */
+  readonly firstTime?: (key: string) => boolean;
 }
 
 /** A record on its way to the handler, with the stream whose dedup window it goes into. */

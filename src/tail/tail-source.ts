@@ -1,11 +1,14 @@
 // What the tailers need from the ledger client: two paged listings in ascending order. The real client
 // (ledger/client.ts) satisfies it through a thin adapter; tests use a loopback server behind the same shape.
+import type { InvalidRecord } from '../ledger/page.js';
 import type { StakingReward, Transaction } from '../ledger/schema.js';
 import type { Pushdown } from './config.js';
 
 export interface TailPage<T> {
   readonly url: string;
   readonly records: readonly T[];
+  /** Records of the page that could not be read (they are quarantined, not dropped). */
+  readonly invalid?: readonly InvalidRecord[];
   readonly next: string | null;
 }
 

@@ -22,6 +22,8 @@ import { type Strategy, chooseStrategy, estimateCosts } from './strategy.js';
 import { type AccountStream, GLOBAL_STREAM, accountStreams } from './streams.js';
 import type { TailContext, TailMetrics } from './tail-context.js';
 import type { TailSource } from './tail-source.js';
+import { createQuarantine, type Quarantine } from './quarantine.js';
+import { once } from '../ledger/once.js';
 import { type Cursor, TailState } from './tail-state.js';
 import type { WatchedAccount } from './watched-account.js';
 
@@ -44,6 +46,8 @@ export interface TailerOptions {
   readonly pageLimit?: number;
   /** How many of the stalest streams get their own staleness series. */
   readonly stalenessTop?: number;
+  /** Where unreadable records are kept; default one on `store`. */
+  readonly quarantine?: Quarantine;
 }
 
 export interface RoundReport {
@@ -93,6 +97,8 @@ export function createTailer(options: TailerOptions): Tailer {
     walk: { maxPages: config.max_pages_per_poll, maxDurationMs: config.max_poll_duration, clock },
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(log ? { log } : {}),
+    quarantine: options.quarantine ?? createQuarantine(options.store, clock),
+    firstTime: once(),
   };
   const streams = accountStreams(options.accounts, options.pushdown);
   const index = globalIndex(streams);

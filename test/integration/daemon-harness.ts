@@ -4,7 +4,11 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { startLivingLedger, type RunningLivingLedger } from '../../src/simulator/living-ledger-server.js';
+import {
+  startLivingLedger,
+  type LivingLedgerServerOptions,
+  type RunningLivingLedger,
+} from '../../src/simulator/living-ledger-server.js';
 import { startSlackSink, type SlackSink } from '../helpers/slack-sink.js';
 import { startCli, type CliRun } from './cli-harness.js';
 
@@ -22,14 +26,23 @@ export interface DaemonEnv {
   readonly configPath: string;
   readonly ledger: RunningLivingLedger;
   readonly slack: SlackSink;
-  writeConfig(extra?: string, overrides?: { ledgerUrl?: string; slackGroupWait?: string }): void;
+  writeConfig(
+    extra?: string,
+    overrides?: { ledgerUrl?: string; slackGroupWait?: string; tail?: string },
+  ): void;
   writeRule(name: string, text: string): void;
   run(): CliRun;
   close(): Promise<void>;
 }
 
-export async function startDaemonEnv(): Promise<DaemonEnv> {
-  const ledger = await startLivingLedger({ seed: 'daemon', tps: 20, lagMs: 300, autoAdvanceMs: 200 });
+export async function startDaemonEnv(ledgerOptions: LivingLedgerServerOptions = {}): Promise<DaemonEnv> {
+  const ledger = await startLivingLedger({
+    seed: 'daemon',
+    tps: 20,
+    lagMs: 300,
+    autoAdvanceMs: 200,
+    ...ledgerOptions,
+  });
   const slack = await startSlackSink();
   const dir = mkdtempSync(join(tmpdir(), 'ledger-sentinel-daemon-'));
   mkdirSync(join(dir, 'rules'));
@@ -48,7 +61,7 @@ export async function startDaemonEnv(): Promise<DaemonEnv> {
 accounts:
   - { id: 0.0.1003, name: treasury-hot, labels: { role: treasury } }
   - { id: 0.0.1004, name: ops-wallet }
-tail: { poll_interval: 300ms, overlap: 2s }
+tail: { ${overrides.tail ?? 'poll_interval: 300ms, overlap: 2s'} }
 rules: { paths: [rules/*.yaml] }
 notifiers:
   ops-slack: { kind: slack, webhook_url: ${slack.webhookUrl}, group_wait: ${overrides.slackGroupWait ?? '0s'}, min_interval: 10ms }

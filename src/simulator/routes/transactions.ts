@@ -87,7 +87,7 @@ function listTransactions(request: RouteRequest): RouteResponse {
         });
   return bufferPageResponse(
     'transactions',
-    page.map((stored) => store.transactionBytes(stored)),
+    page.map((stored) => store.transactionBytes(stored, config.serviceVersion)),
     next,
   );
 }
