@@ -75,6 +75,12 @@ export function createMetrics(options: MetricsOptions = {}) {
       labelNames: ['source'],
       registers: r,
     }),
+    recordsUnattributed: new Counter({
+      name: `${P}records_unattributed_total`,
+      help: "Records on an account's stream that do not involve the account; not evaluated under it.",
+      labelNames: ['source'],
+      registers: r,
+    }),
     staleness: new Gauge({
       name: `${P}account_staleness_seconds`,
       help: 'Per watched account and source: now minus the cursor.',
@@ -159,6 +165,7 @@ export function createMetrics(options: MetricsOptions = {}) {
   metrics.buildInfo.set({ version: options.version ?? '0.0.0', node: process.version }, 1);
   for (const strategy of ['per-account', 'global']) metrics.tailStrategy.set({ strategy }, 0);
   for (const stream of ['transactions', 'rewards', 'global']) metrics.pollFailures.inc({ stream }, 0);
+  for (const source of ['transactions', 'rewards']) metrics.recordsUnattributed.inc({ source }, 0);
   return metrics;
 }
 

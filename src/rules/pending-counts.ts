@@ -46,10 +46,13 @@ export class PendingCounts {
    */
   add(ruleId: string, account: string, w: CompiledWindow, limit: number, nowNs: bigint): boolean {
     const held = this.byRule.get(ruleId)?.get(account);
-    const times = held === undefined ? undefined : inWindow(held, w, nowNs);
+    // Trimmed from the newest match held: a late (older) match must not keep expired ones alive.
+    const newest = held === undefined ? nowNs : maxOf(newestOf(held), nowNs);
+    const times = held === undefined ? undefined : inWindow(held, w, newest);
     if (countOf(times) + 1 > limit) return false;
-    const added =
-      times === undefined ? nowNs : typeof times === 'bigint' ? [times, nowNs] : times.concat([nowNs]);
+    // Already outside the window (a late match): counted, nothing to keep.
+    if (nowNs <= newest - w.durationNs && times === held) return true;
+    const added = times === undefined ? nowNs : withTime(times, nowNs);
     this.rule(ruleId).set(account, added);
     this.markDirty(ruleId, account);
     return true;
@@ -124,6 +127,22 @@ function inWindow(times: Times, w: CompiledWindow, nowNs: bigint): Times | undef
   if (n === 0) return times;
   if (n >= times.length) return undefined;
   return n === times.length - 1 ? (times[n] as bigint) : times.slice(n);
+}
+
+/** `times` with `t` in its place (oldest first): appended for an in-order match. */
+function withTime(times: Times, t: bigint): readonly bigint[] {
+  const list = typeof times === 'bigint' ? [times] : times;
+  let i = list.length;
+  while (i > 0 && (list[i - 1] ?? 0n) > t) i--;
+  return i === list.length ? list.concat([t]) : list.slice(0, i).concat([t], list.slice(i));
+}
+
+function newestOf(times: Times): bigint {
+  return typeof times === 'bigint' ? times : (times[times.length - 1] ?? 0n);
+}
+
+function maxOf(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
 }
 
 function countOf(times: Times | undefined): number {

@@ -110,7 +110,8 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
       s.repeats = 0;
     } else s.repeats++;
     s.firing = true;
-    s.lastSentNs = nowNs;
+    // A late (older) record may fire too; the throttle keeps counting from the newest notification.
+    if (s.lastSentNs === undefined || nowNs > s.lastSentNs) s.lastSentNs = nowNs;
     return buildAlert({ rule, state: s, status: 'firing', view, annotations: ann });
   }
 
@@ -133,6 +134,8 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     const w = rule.window;
     if (!w) return onStatelessMatch(rule, s, f, ann, out);
     if (w.kind === 'absent') {
+      // A record older than the last one seen says nothing new about the absence.
+      if (s.lastSeenNs !== undefined && t <= s.lastSeenNs) return;
       s.lastSeenNs = t;
       if (s.firing) out.push(resolve(rule, s, t, recordView(f, ruleSet.explorerLink)));
       return;
@@ -173,7 +176,9 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     out: Alert[],
   ): void {
     const t = f.timeNs();
-    const due = s.lastSentNs === undefined || t - s.lastSentNs >= rule.throttleNs;
+    // Distance either way: a record older than the last notification (out of order) is throttled by how far it
+    // is from it, not dropped because it is "before" it.
+    const due = s.lastSentNs === undefined || distance(t, s.lastSentNs) >= rule.throttleNs;
     if (due) {
       s.matchCount = 0;
       s.records = NONE;
@@ -303,6 +308,10 @@ function restoresPending(g: StoredGroupState, limit: number): boolean {
     g.window.length <= limit &&
     g.lastSentNs === undefined
   );
+}
+
+function distance(a: bigint, b: bigint): bigint {
+  return a > b ? a - b : b - a;
 }
 
 function windowAmount(w: CompiledWindow, f: Facts): bigint {

@@ -1,9 +1,10 @@
 // One poll of one per-account stream: everything after its `safe` cursor, page by page, each page handed
 // over in its own transaction; then the cursor moves to head − overlap (taken before the first request).
 import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
+import { involvesAccount } from './involves-account.js';
 import type { TailRecord } from './record-handler.js';
 import type { AccountStream } from './streams.js';
-import { type Delivery, type TailContext, handOver, settledBound } from './tail-context.js';
+import { type Delivery, type Seen, type TailContext, handOver, settledBound } from './tail-context.js';
 import type { TailPage } from './tail-source.js';
 import type { StakingReward, Transaction } from '../ledger/schema.js';
 
@@ -26,6 +27,7 @@ export async function pollAccountStream(
   for await (const page of listing(ctx, stream, formatTimestamp(cursor.safe), signal)) {
     result.pages += 1;
     const fresh: Delivery[] = [];
+    const foreign: Seen[] = [];
     const inPage = new Set<bigint>();
     for (const record of page.records) {
       const ts = parseTimestamp(
@@ -39,9 +41,11 @@ export async function pollAccountStream(
         continue;
       }
       inPage.add(ts);
-      fresh.push({ stream: stream.key, ts, item: tailRecord(stream, record) });
+      if (involvesAccount(record, stream.account.id))
+        fresh.push({ stream: stream.key, ts, item: tailRecord(stream, record) });
+      else foreign.push(unattributed(ctx, stream, record, ts));
     }
-    await handOver(ctx, fresh, signal);
+    await handOver(ctx, fresh, signal, foreign);
     result.delivered += fresh.length;
   }
   const safe = settledBound(ctx, headBefore, cursor.safe);
@@ -64,6 +68,25 @@ function listing(
     return ctx.source.rewards(stream.account.rewardsPath, { after, limit: ctx.pageLimit }, options);
   const query = { accountId: stream.account.id, after, order: 'asc' as const, limit: ctx.pageLimit };
   return ctx.source.transactions(stream.pushdown ? { ...query, pushdown: stream.pushdown } : query, options);
+}
+
+/**
+ * A record that does not involve the stream's account: counted and logged, never evaluated under the account.
+ * It is marked seen with the page, so a re-read (overlap, restart) neither counts nor logs it again.
+ */
+function unattributed(
+  ctx: TailContext,
+  stream: AccountStream,
+  record: Transaction | StakingReward,
+  ts: bigint,
+): Seen {
+  ctx.metrics?.recordsUnattributed.inc({ source: stream.source });
+  const transaction = 'transaction_id' in record ? record.transaction_id : undefined;
+  ctx.log?.warn(
+    { stream: stream.key, account: stream.account.id, transaction, timestamp: formatTimestamp(ts) },
+    'record does not involve the polled account; not attributed to it',
+  );
+  return { stream: stream.key, ts };
 }
 
 function tailRecord(stream: AccountStream, record: Transaction | StakingReward): TailRecord {
