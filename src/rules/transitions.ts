@@ -177,8 +177,12 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
   ): void {
     const t = f.timeNs();
     // Distance either way: a record older than the last notification (out of order) is throttled by how far it
-    // is from it, not dropped because it is "before" it.
-    const due = s.lastSentNs === undefined || distance(t, s.lastSentNs) >= rule.throttleNs;
+    // is from the notifications around it, not dropped because it is "before" them.
+    const due =
+      s.lastSentNs === undefined ||
+      (distance(t, s.lastSentNs) >= rule.throttleNs &&
+        (s.lateSentNs === undefined || distance(t, s.lateSentNs) >= rule.throttleNs));
+    if (due && s.lastSentNs !== undefined && t < s.lastSentNs) s.lateSentNs = t;
     if (due) {
       s.matchCount = 0;
       s.records = NONE;

@@ -40,7 +40,8 @@ export function insertionPoint(times: readonly bigint[], t: bigint): number {
 
 function insertAt(state: GroupState, w: CompiledWindow, at: number, t: bigint, amount: bigint): void {
   state.times = state.times.slice(0, at).concat([t], state.times.slice(at));
-  if (w.kind !== 'count') state.amounts = state.amounts.slice(0, at).concat([amount], state.amounts.slice(at));
+  if (w.kind !== 'count')
+    state.amounts = state.amounts.slice(0, at).concat([amount], state.amounts.slice(at));
 }
 
 const SMALL_WINDOW = 32;
