@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { capText, neutralizeText, shownText } from './neutralize.js';
+import { capText } from '../rules/cap-text.js';
+import { neutralizeText, shownText } from './neutralize.js';
 
 describe('neutralizeText', () => {
   it.each([
@@ -41,6 +42,12 @@ describe('capText and shownText', () => {
     ['exactly the limit unchanged', 'abcde', 5, 'abcde'],
     ['longer text cut with a count', 'abcdefgh', 5, 'abcde… (3 more characters)'],
     ['never half a surrogate pair', 'abcd🚀x', 5, 'abcd… (3 more characters)'],
+    [
+      'capped text keeps its total count',
+      'abcdefgh… (100 more characters)',
+      5,
+      'abcde… (103 more characters)',
+    ],
   ])('%s', (_name, input, max, expected) => {
     expect(capText(input, max)).toBe(expected);
   });

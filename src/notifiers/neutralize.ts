@@ -3,6 +3,7 @@
 // zero-width and other invisible format characters, line separators, lone surrogates — are replaced by a visible
 // `\u{…}` escape, never silently deleted, so the reader sees that they were there. Then each medium escapes for
 // itself (Slack mrkdwn, HTML); this runs first because Slack's escaping inserts zero-width spaces of its own.
+import { capText } from '../rules/cap-text.js';
 
 /**
  * \p{Cc} controls except tab and newline (handled by the `multiline` flag), \p{Cf} format characters (bidi
@@ -24,18 +25,6 @@ export function neutralizeText(text: string, options: NeutralizeOptions = {}): s
 
 function hex(c: string): string {
   return (c.codePointAt(0) ?? 0xfffd).toString(16).toUpperCase();
-}
-
-/**
- * The first `max` characters (UTF-16 units, never half a surrogate pair) and a visible note of how many more there
- * were: a 1 MB memo must not make a 1 MB message.
- */
-export function capText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let cut = max;
-  const last = text.charCodeAt(cut - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut -= 1;
-  return `${text.slice(0, cut)}… (${text.length - cut} more characters)`;
 }
 
 /** Capped first (bounded work on any input), then neutralised: at most about 9 × max characters come out. */

@@ -24,6 +24,8 @@ export interface ReorderProxy {
   pages(): number;
   /** Foreign rows mixed into account pages so far. */
   foreignRows(): number;
+  /** Changes the order of the pages served from now on. */
+  setOrder(order: PageOrder): void;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ interface Page {
 export async function startReorderProxy(options: ReorderProxyOptions): Promise<ReorderProxy> {
   let pages = 0;
   let foreign = 0;
+  let order = options.order;
   const server: Server = createServer((req, res) => {
     void forward(req.url ?? '/').then(
       ({ status, body }) => {
@@ -63,7 +66,7 @@ export async function startReorderProxy(options: ReorderProxyOptions): Promise<R
       rows.push(...extra);
     }
     pages += 1;
-    page.transactions = reorder(rows, options.order, options.seed ?? 1);
+    page.transactions = reorder(rows, order, (options.seed ?? 1) + pages);
     return { status: 200, body: serializeJson(page) };
   }
 
@@ -86,6 +89,7 @@ export async function startReorderProxy(options: ReorderProxyOptions): Promise<R
     url: `http://127.0.0.1:${port}`,
     pages: () => pages,
     foreignRows: () => foreign,
+    setOrder: (next) => void (order = next),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

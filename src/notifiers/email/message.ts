@@ -4,7 +4,7 @@
 import type { Alert } from '../../rules/alert.js';
 import { accountLabel, firstN, notificationSeverity, notificationTitle, recordFields } from '../format.js';
 import { messageId, threadId } from '../identity.js';
-import { capText } from '../neutralize.js';
+import { capText } from '../../rules/cap-text.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
 import { presentNotification } from '../present.js';
 
