@@ -6,8 +6,8 @@
 // array in a per-rule map it costs about a fifth of a full GroupState (docs/performance.md, "Memory"). Most such
 // groups hold a single match, so one time is kept as the bigint itself, not an array of one: that halves them
 // again. The transitions promote a group to a full GroupState when it outgrows that bound, and store both alike.
-import type { CompiledWindow } from './compile.js';
-import { keyOf } from './group-key.js';
+import type { CompiledRule, CompiledWindow } from './compile.js';
+import { groupsByAccount, keyOf } from './group-key.js';
 import { MAX_RECORDS, type StoredGroupState } from './group-state.js';
 
 const BY_ACCOUNT = ['account'];
@@ -16,6 +16,23 @@ const BY_ACCOUNT = ['account'];
 export function pendingLimit(w: CompiledWindow): number {
   if (w.kind !== 'count') return 0;
   return Math.max(0, Number(w.threshold) - MAX_RECORDS);
+}
+
+/** How many matches a group of this rule may hold as bare times (0: never). */
+export function pendingLimitOf(rule: CompiledRule): number {
+  return groupsByAccount(rule.groupBy) && rule.window ? pendingLimit(rule.window) : 0;
+}
+
+/** A stored group that is restored as bare times: it would have stayed pending had the process not stopped. */
+export function restoresPending(g: StoredGroupState, limit: number): boolean {
+  return (
+    limit > 0 &&
+    !g.firing &&
+    g.records.length === 0 &&
+    g.window.length > 0 &&
+    g.window.length <= limit &&
+    g.lastSentNs === undefined
+  );
 }
 
 export function pendingKey(ruleId: string, account: string): string {

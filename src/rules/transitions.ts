@@ -16,7 +16,8 @@ import {
   type GroupState,
   type StoredGroupState,
 } from './group-state.js';
-import { PendingCounts, pendingKey, pendingLimit } from './pending-counts.js';
+import { PendingCounts, pendingKey, pendingLimitOf, restoresPending } from './pending-counts.js';
+import { throttleDue } from './throttle-due.js';
 import { alertRecord, recordView } from './view.js';
 import { addToWindow, trimWindow, windowHolds } from './windows.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
@@ -176,13 +177,7 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     out: Alert[],
   ): void {
     const t = f.timeNs();
-    // Distance either way: a record older than the last notification (out of order) is throttled by how far it
-    // is from the notifications around it, not dropped because it is "before" them.
-    const due =
-      s.lastSentNs === undefined ||
-      (distance(t, s.lastSentNs) >= rule.throttleNs &&
-        (s.lateSentNs === undefined || distance(t, s.lateSentNs) >= rule.throttleNs));
-    if (due && s.lastSentNs !== undefined && t < s.lastSentNs) s.lateSentNs = t;
+    const due = throttleDue(s, t, rule.throttleNs);
     if (due) {
       s.matchCount = 0;
       s.records = NONE;
@@ -295,27 +290,6 @@ function isStale(
  */
 function mayBeShown(w: CompiledWindow, s: GroupState): boolean {
   return w.kind !== 'count' || BigInt(s.times.length) > w.threshold - BigInt(MAX_RECORDS);
-}
-
-/** How many matches a group of this rule may hold as bare times (0: never; see pending-counts.ts). */
-function pendingLimitOf(rule: CompiledRule): number {
-  return groupsByAccount(rule.groupBy) && rule.window ? pendingLimit(rule.window) : 0;
-}
-
-/** A stored group that is restored as bare times: it would have stayed pending had the process not stopped. */
-function restoresPending(g: StoredGroupState, limit: number): boolean {
-  return (
-    limit > 0 &&
-    !g.firing &&
-    g.records.length === 0 &&
-    g.window.length > 0 &&
-    g.window.length <= limit &&
-    g.lastSentNs === undefined
-  );
-}
-
-function distance(a: bigint, b: bigint): bigint {
-  return a > b ? a - b : b - a;
 }
 
 function windowAmount(w: CompiledWindow, f: Facts): bigint {
