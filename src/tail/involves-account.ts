@@ -2,11 +2,12 @@
 // records; a record that names the account nowhere (a faulty or hostile server, a proxy mixing up responses) must
 // not be alerted under it (docs/tailing.md, "Attribution"). Deliberately wider than the service's own account.id
 // filter (match-account.ts): any mention counts, so a record the service may rightly return is never refused.
-import { decodeEntityId, formatEntityId } from '../ledger/entity-id.js';
+import { ENTITY_ID_PATTERN, decodeEntityId, formatEntityId } from '../ledger/entity-id.js';
 import type { StakingReward, Transaction } from '../ledger/schema.js';
 
 export function involvesAccount(record: Transaction | StakingReward, accountId: string): boolean {
-  if ('account_id' in record) return record.account_id === accountId;
+  // An alias-only watch entry has the alias as its id, which a reward's account_id never shows: not checkable.
+  if ('account_id' in record) return record.account_id === accountId || !ENTITY_ID_PATTERN.test(accountId);
   const tx = record;
   if (tx.transaction_id.startsWith(`${accountId}-`)) return true;
   if (tx.entity_id === accountId) return true;
