@@ -1,10 +1,11 @@
 // What a notification may show of its alerts: every text field that can carry ledger-controlled text (rendered
 // summary and description, memo, account name, labels, annotations, record fields) neutralised and capped. Every
 // message builder (Slack, email, webhook, Alertmanager, console) starts from this, so one function decides what a
-// hostile memo can do to any medium (docs/notifiers.md, "Hostile text"). Keys and ids are left as they are: they
-// are identities (dedup, Message-ID), and a medium that shows one neutralises it itself.
+// hostile memo can do to any medium (docs/notifiers.md, "Hostile text"). Keys and ids (which carry group values)
+// are neutralised but never capped: the result is deterministic, so a resend still carries the same id; identities
+// proper (Message-ID, idempotency key) are computed from the alerts as stored.
 import type { Alert, AlertAccount, AlertRecord } from '../rules/alert.js';
-import { shownText } from './neutralize.js';
+import { neutralizeText, shownText } from './neutralize.js';
 import type { Notification } from './notifier.js';
 
 /** Characters of the original text shown per field; the rest is counted ("… (N more characters)"). */
@@ -18,6 +19,8 @@ export function presentNotification(notification: Notification): Notification {
 export function presentAlert(alert: Alert): Alert {
   return {
     ...alert,
+    key: neutralizeText(alert.key),
+    id: neutralizeText(alert.id),
     summary: shownText(alert.summary, SHOWN_LIMITS.summary),
     description: shownText(alert.description, SHOWN_LIMITS.description, { multiline: true }),
     labels: fields(alert.labels),

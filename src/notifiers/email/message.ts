@@ -31,7 +31,6 @@ export function emailMessage(input: Notification, maxListed: number, domain: str
   const blocks = withinBudget(shown.map((alert) => alertLines(alert)));
   const omitted = more + shown.length - blocks.length;
   const tail = omitted > 0 ? [`and ${omitted} more`] : [];
-  const first = alerts[0];
   return {
     subject: capText(oneLine(`[${severity}] ${rule}: ${title}`), SUBJECT_MAX - 30),
     text: [
@@ -45,8 +44,9 @@ export function emailMessage(input: Notification, maxListed: number, domain: str
       '',
     ].join('\n'),
     html: html(title, blocks, tail),
-    messageId: messageId(notification, domain),
-    ...(notification.kind === 'single' && first ? { references: threadId(first.key, domain) } : {}),
+    // Identities from the alerts as stored, not as shown.
+    messageId: messageId(input, domain),
+    ...(input.kind === 'single' ? { references: threadId(input.alert.key, domain) } : {}),
   };
 }
 
