@@ -158,6 +158,18 @@ describe('webhook and Alertmanager: hostile memo text', () => {
     expect(body.length).toBeLessThan(10_000);
   });
 
+  it('a hostile group value in the alert key is neutralised in the body; the idempotency key is that of the stored alert', () => {
+    const keyed = testAlert({ key: 'r{type="X\u202E"}', id: 'r{type="X\u202E"}|firing|t' });
+
+    const body = webhookBody({ kind: 'single', alert: keyed });
+    const same = webhookBody({ kind: 'single', alert: { ...keyed } });
+
+    expect(body.alerts[0]?.key).toBe('r{type="X\\u{202E}"}');
+    expect(JSON.stringify(body)).not.toMatch(RAW);
+    expect(body.idempotencyKey).toBe(same.idempotencyKey);
+    expect(body.idempotencyKey).not.toBe(webhookBody({ kind: 'single', alert: testAlert() }).idempotencyKey);
+  });
+
   it('Alertmanager annotations carry neutralised, capped text', () => {
     const [postable] = alertmanagerAlerts({ kind: 'single', alert }, '2024-01-01T00:00:00Z');
 
