@@ -19,6 +19,7 @@ import { load } from './load.js';
 import { stateDir } from './state-dir.js';
 import { hostileRegexes } from './hostile-regexes.js';
 import { trickleEndless } from './trickle-endless.js';
+import { orderAttribution } from './order-attribution.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -32,6 +33,7 @@ const SCENARIOS: readonly Scenario[] = [
   stateDir,
   hostileRegexes,
   trickleEndless,
+  orderAttribution,
 ];
 
 const { values } = parseArgs({

@@ -10,12 +10,14 @@ export interface ChaosSmtp {
   readonly user: string;
   readonly password: string;
   readonly messages: ParsedMail[];
+  /** Wire size in bytes of each message, in the order of `messages`. */
+  readonly sizes: number[];
   down(): Promise<void>;
   up(): Promise<void>;
   close(): Promise<void>;
 }
 
-function server(user: string, password: string, messages: ParsedMail[]): SMTPServer {
+function server(user: string, password: string, messages: ParsedMail[], sizes: number[]): SMTPServer {
   return new SMTPServer({
     authOptional: false,
     allowInsecureAuth: true,
@@ -28,6 +30,7 @@ function server(user: string, password: string, messages: ParsedMail[]): SMTPSer
     onData(stream, _session, callback) {
       simpleParser(stream).then((mail) => {
         messages.push(mail);
+        sizes.push((stream as unknown as { byteLength?: number }).byteLength ?? 0);
         callback();
       }, callback);
     },
@@ -38,7 +41,8 @@ export async function startChaosSmtp(): Promise<ChaosSmtp> {
   const user = 'sentinel';
   const password = `chaosSMTPpass${Math.random().toString(36).slice(2, 12)}`;
   const messages: ParsedMail[] = [];
-  let current: SMTPServer | undefined = server(user, password, messages);
+  const sizes: number[] = [];
+  let current: SMTPServer | undefined = server(user, password, messages, sizes);
   current.listen(0, '127.0.0.1');
   await once(current.server, 'listening');
   const port = (current.server.address() as AddressInfo).port;
@@ -52,10 +56,11 @@ export async function startChaosSmtp(): Promise<ChaosSmtp> {
     user,
     password,
     messages,
+    sizes,
     down: stop,
     async up() {
       if (current) return;
-      current = server(user, password, messages);
+      current = server(user, password, messages, sizes);
       current.listen(port, '127.0.0.1');
       await once(current.server, 'listening');
     },

@@ -75,6 +75,12 @@ export function createMetrics(options: MetricsOptions = {}) {
       labelNames: ['source'],
       registers: r,
     }),
+    recordsUnattributed: new Counter({
+      name: `${P}records_unattributed_total`,
+      help: "Records on an account's stream that do not involve the account; not evaluated under it.",
+      labelNames: ['source'],
+      registers: r,
+    }),
     staleness: new Gauge({
       name: `${P}account_staleness_seconds`,
       help: 'Per watched account and source: now minus the cursor.',
@@ -192,6 +198,7 @@ export function createMetrics(options: MetricsOptions = {}) {
   for (const reason of ['timeout', 'deadline', 'reset'])
     metrics.requestErrors.inc({ endpoint: 'transactions', reason }, 0);
   for (const source of ['transactions', 'rewards']) metrics.quarantined.inc({ source }, 0);
+  for (const source of ['transactions', 'rewards']) metrics.recordsUnattributed.inc({ source }, 0);
   return metrics;
 }
 

@@ -3,6 +3,7 @@ import type { Alert, AlertStatus } from './alert.js';
 import type { CompiledRule } from './compile.js';
 import type { GroupState } from './group-state.js';
 import { renderLayered } from './template.js';
+import { ALERT_TEXT_MAX, capText } from './cap-text.js';
 import { formatHbar } from './amount.js';
 import { windowTotal } from './windows.js';
 import { timestampToIso } from '../ledger/timestamp.js';
@@ -27,8 +28,9 @@ export function buildAlert({ rule, state, status, view, annotations, endsNs }: A
     ruleId: rule.id,
     severity: rule.severity,
     status,
-    summary: renderLayered(rule.summary, layers),
-    description: renderLayered(rule.description, layers),
+    // Capped: a template over a 1 MB memo must not put megabytes into the outbox.
+    summary: capText(renderLayered(rule.summary, layers), ALERT_TEXT_MAX),
+    description: capText(renderLayered(rule.description, layers), ALERT_TEXT_MAX),
     labels: Object.assign({ rule: rule.id, severity: rule.severity }, rule.labels, state.group),
     account: state.account,
     startsAt,

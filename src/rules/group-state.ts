@@ -11,6 +11,11 @@ export interface GroupState {
   startsNs?: bigint;
   /** When the last firing notification (first or repeat) went out, nanoseconds. */
   lastSentNs?: bigint;
+  /**
+   * The oldest notification sent for a record older than lastSentNs (records out of order), so a later late record
+   * is throttled against it too. In memory only: it matters within a poll, where out-of-order records arrive.
+   */
+  lateSentNs?: bigint;
   repeats: number;
   matchCount: number;
   /** The first MAX_RECORDS records of the episode (before it fires: the newest ones in the window). */
@@ -60,6 +65,7 @@ export function newGroupState(
     firing: false,
     startsNs: undefined,
     lastSentNs: undefined,
+    lateSentNs: undefined,
     repeats: 0,
     matchCount: 0,
     records: NONE,

@@ -6,8 +6,8 @@
 // array in a per-rule map it costs about a fifth of a full GroupState (docs/performance.md, "Memory"). Most such
 // groups hold a single match, so one time is kept as the bigint itself, not an array of one: that halves them
 // again. The transitions promote a group to a full GroupState when it outgrows that bound, and store both alike.
-import type { CompiledWindow } from './compile.js';
-import { keyOf } from './group-key.js';
+import type { CompiledRule, CompiledWindow } from './compile.js';
+import { groupsByAccount, keyOf } from './group-key.js';
 import { MAX_RECORDS, type StoredGroupState } from './group-state.js';
 
 const BY_ACCOUNT = ['account'];
@@ -16,6 +16,23 @@ const BY_ACCOUNT = ['account'];
 export function pendingLimit(w: CompiledWindow): number {
   if (w.kind !== 'count') return 0;
   return Math.max(0, Number(w.threshold) - MAX_RECORDS);
+}
+
+/** How many matches a group of this rule may hold as bare times (0: never). */
+export function pendingLimitOf(rule: CompiledRule): number {
+  return groupsByAccount(rule.groupBy) && rule.window ? pendingLimit(rule.window) : 0;
+}
+
+/** A stored group that is restored as bare times: it would have stayed pending had the process not stopped. */
+export function restoresPending(g: StoredGroupState, limit: number): boolean {
+  return (
+    limit > 0 &&
+    !g.firing &&
+    g.records.length === 0 &&
+    g.window.length > 0 &&
+    g.window.length <= limit &&
+    g.lastSentNs === undefined
+  );
 }
 
 export function pendingKey(ruleId: string, account: string): string {
@@ -46,10 +63,13 @@ export class PendingCounts {
    */
   add(ruleId: string, account: string, w: CompiledWindow, limit: number, nowNs: bigint): boolean {
     const held = this.byRule.get(ruleId)?.get(account);
-    const times = held === undefined ? undefined : inWindow(held, w, nowNs);
+    // Trimmed from the newest match held: a late (older) match must not keep expired ones alive.
+    const newest = held === undefined ? nowNs : maxOf(newestOf(held), nowNs);
+    const times = held === undefined ? undefined : inWindow(held, w, newest);
     if (countOf(times) + 1 > limit) return false;
-    const added =
-      times === undefined ? nowNs : typeof times === 'bigint' ? [times, nowNs] : times.concat([nowNs]);
+    // Already outside the window (a late match): counted, nothing to keep.
+    if (nowNs <= newest - w.durationNs && times === held) return true;
+    const added = times === undefined ? nowNs : withTime(times, nowNs);
     this.rule(ruleId).set(account, added);
     this.markDirty(ruleId, account);
     return true;
@@ -124,6 +144,22 @@ function inWindow(times: Times, w: CompiledWindow, nowNs: bigint): Times | undef
   if (n === 0) return times;
   if (n >= times.length) return undefined;
   return n === times.length - 1 ? (times[n] as bigint) : times.slice(n);
+}
+
+/** `times` with `t` in its place (oldest first): appended for an in-order match. */
+function withTime(times: Times, t: bigint): readonly bigint[] {
+  const list = typeof times === 'bigint' ? [times] : times;
+  let i = list.length;
+  while (i > 0 && (list[i - 1] ?? 0n) > t) i--;
+  return i === list.length ? list.concat([t]) : list.slice(0, i).concat([t], list.slice(i));
+}
+
+function newestOf(times: Times): bigint {
+  return typeof times === 'bigint' ? times : (times[times.length - 1] ?? 0n);
+}
+
+function maxOf(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
 }
 
 function countOf(times: Times | undefined): number {

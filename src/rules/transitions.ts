@@ -16,7 +16,8 @@ import {
   type GroupState,
   type StoredGroupState,
 } from './group-state.js';
-import { PendingCounts, pendingKey, pendingLimit } from './pending-counts.js';
+import { PendingCounts, pendingKey, pendingLimitOf, restoresPending } from './pending-counts.js';
+import { throttleDue } from './throttle-due.js';
 import { alertRecord, recordView } from './view.js';
 import { addToWindow, trimWindow, windowHolds } from './windows.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
@@ -110,7 +111,8 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
       s.repeats = 0;
     } else s.repeats++;
     s.firing = true;
-    s.lastSentNs = nowNs;
+    // A late (older) record may fire too; the throttle keeps counting from the newest notification.
+    if (s.lastSentNs === undefined || nowNs > s.lastSentNs) s.lastSentNs = nowNs;
     return buildAlert({ rule, state: s, status: 'firing', view, annotations: ann });
   }
 
@@ -133,6 +135,8 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     const w = rule.window;
     if (!w) return onStatelessMatch(rule, s, f, ann, out);
     if (w.kind === 'absent') {
+      // A record older than the last one seen says nothing new about the absence.
+      if (s.lastSeenNs !== undefined && t <= s.lastSeenNs) return;
       s.lastSeenNs = t;
       if (s.firing) out.push(resolve(rule, s, t, recordView(f, ruleSet.explorerLink)));
       return;
@@ -173,7 +177,7 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     out: Alert[],
   ): void {
     const t = f.timeNs();
-    const due = s.lastSentNs === undefined || t - s.lastSentNs >= rule.throttleNs;
+    const due = throttleDue(s, t, rule.throttleNs);
     if (due) {
       s.matchCount = 0;
       s.records = NONE;
@@ -286,23 +290,6 @@ function isStale(
  */
 function mayBeShown(w: CompiledWindow, s: GroupState): boolean {
   return w.kind !== 'count' || BigInt(s.times.length) > w.threshold - BigInt(MAX_RECORDS);
-}
-
-/** How many matches a group of this rule may hold as bare times (0: never; see pending-counts.ts). */
-function pendingLimitOf(rule: CompiledRule): number {
-  return groupsByAccount(rule.groupBy) && rule.window ? pendingLimit(rule.window) : 0;
-}
-
-/** A stored group that is restored as bare times: it would have stayed pending had the process not stopped. */
-function restoresPending(g: StoredGroupState, limit: number): boolean {
-  return (
-    limit > 0 &&
-    !g.firing &&
-    g.records.length === 0 &&
-    g.window.length > 0 &&
-    g.window.length <= limit &&
-    g.lastSentNs === undefined
-  );
 }
 
 function windowAmount(w: CompiledWindow, f: Facts): bigint {

@@ -3,6 +3,7 @@
 import type { AlertRecord } from './alert.js';
 import { formatHbar } from './amount.js';
 import type { Facts } from './facts.js';
+import { ALERT_TEXT_MAX, capText } from './cap-text.js';
 import { timestampToIso } from '../ledger/timestamp.js';
 
 export function recordTimestamp(f: Facts): string {
@@ -50,7 +51,7 @@ export function alertRecord(f: Facts, explorerLink: ExplorerLink): AlertRecord {
     result: f.tx?.result,
     amountTinybar: f.net().toString(),
     feeTinybar: f.tx?.charged_tx_fee.toString(),
-    memo: f.tx ? f.memo() : undefined,
+    memo: f.tx ? capText(f.memo(), ALERT_TEXT_MAX) : undefined,
     explorerUrl: explorerLink(f.event.record) || undefined,
   };
   return f.digest;

@@ -5,22 +5,43 @@ import { appendNewest, type GroupState } from './group-state.js';
 /** Sum windows keep at most this many entries per group; beyond it the oldest drop (under-counting, never noise). */
 export const MAX_WINDOW_ENTRIES = 10_000;
 
-/** Adds a match at `nowNs` carrying `amount` (tinybars; counts keep no amounts) and trims the window. */
+/**
+ * Adds a match at `nowNs` carrying `amount` (tinybars; counts keep no amounts) and trims the window. A match older
+ * than the newest one held (a page served out of order, or two accounts' streams sharing a group) goes in at its
+ * place, so the window stays sorted and is trimmed from its newest entry, never from the late one.
+ */
 export function addToWindow(state: GroupState, w: CompiledWindow, nowNs: bigint, amount: bigint): void {
-  // Most groups hold a handful of matches: exact-size copies instead of push's 17 reserved slots, which at
-  // hundreds of thousands of groups is most of their memory. Larger windows push (amortised O(1)).
-  const small = state.times.length < SMALL_WINDOW;
-  if (small) state.times = appendNewest(state.times, nowNs, state.times.length + 1);
-  else state.times.push(nowNs);
-  if (w.kind !== 'count') {
-    if (small) state.amounts = appendNewest(state.amounts, amount, state.amounts.length + 1);
-    else state.amounts.push(amount);
-    state.sum += amount;
+  const at = insertionPoint(state.times, nowNs);
+  if (at < state.times.length) insertAt(state, w, at, nowNs, amount);
+  else {
+    // Most groups hold a handful of matches: exact-size copies instead of push's 17 reserved slots, which at
+    // hundreds of thousands of groups is most of their memory. Larger windows push (amortised O(1)).
+    const small = state.times.length < SMALL_WINDOW;
+    if (small) state.times = appendNewest(state.times, nowNs, state.times.length + 1);
+    else state.times.push(nowNs);
+    if (w.kind !== 'count') {
+      if (small) state.amounts = appendNewest(state.amounts, amount, state.amounts.length + 1);
+      else state.amounts.push(amount);
+    }
   }
-  trimWindow(state, w, nowNs);
+  if (w.kind !== 'count') state.sum += amount;
+  trimWindow(state, w, state.times[state.times.length - 1] ?? nowNs);
   // A count window needs only the newest N matches to know whether N fall within the duration.
   const cap = w.kind === 'count' ? Number(w.threshold) : MAX_WINDOW_ENTRIES;
   if (state.times.length > cap) drop(state, state.times.length - cap);
+}
+
+/** Index after the last entry at or before `t` (entries are sorted oldest first): the end for an in-order match. */
+export function insertionPoint(times: readonly bigint[], t: bigint): number {
+  let i = times.length;
+  while (i > 0 && (times[i - 1] ?? 0n) > t) i--;
+  return i;
+}
+
+function insertAt(state: GroupState, w: CompiledWindow, at: number, t: bigint, amount: bigint): void {
+  state.times = state.times.slice(0, at).concat([t], state.times.slice(at));
+  if (w.kind !== 'count')
+    state.amounts = state.amounts.slice(0, at).concat([amount], state.amounts.slice(at));
 }
 
 const SMALL_WINDOW = 32;

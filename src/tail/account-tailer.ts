@@ -3,9 +3,10 @@
 // A walk stopped at its bound (walk-bound.ts) or by a failure keeps the pages it handed over.
 import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
 import { quarantinePage } from './quarantine-page.js';
+import { involvesAccount } from './involves-account.js';
 import type { TailRecord } from './record-handler.js';
 import type { AccountStream } from './streams.js';
-import { type Delivery, type TailContext, handOver, settledBound } from './tail-context.js';
+import { type Delivery, type Seen, type TailContext, handOver, settledBound } from './tail-context.js';
 import type { TailPage } from './tail-source.js';
 import type { StakingReward, Transaction } from '../ledger/schema.js';
 import type { Cursor } from './tail-state.js';
@@ -76,6 +77,7 @@ async function handlePage(
 ): Promise<bigint> {
   let newest = cursor.safe;
   const fresh: Delivery[] = [];
+  const foreign: Seen[] = [];
   const inPage = new Set<bigint>();
   for (const record of records) {
     const ts = parseTimestamp(
@@ -89,9 +91,11 @@ async function handlePage(
       continue;
     }
     inPage.add(ts);
-    fresh.push({ stream: stream.key, ts, item: tailRecord(stream, record) });
+    if (involvesAccount(record, stream.account.id))
+      fresh.push({ stream: stream.key, ts, item: tailRecord(stream, record) });
+    else foreign.push(unattributed(ctx, stream, record, ts));
   }
-  await handOver(ctx, fresh, signal);
+  await handOver(ctx, fresh, signal, foreign);
   result.delivered += fresh.length;
   return newest;
 }
@@ -132,6 +136,25 @@ function listing(
     return ctx.source.rewards(stream.account.rewardsPath, { after, limit: ctx.pageLimit }, options);
   const query = { accountId: stream.account.id, after, order: 'asc' as const, limit: ctx.pageLimit };
   return ctx.source.transactions(stream.pushdown ? { ...query, pushdown: stream.pushdown } : query, options);
+}
+
+/**
+ * A record that does not involve the stream's account: counted and logged, never evaluated under the account.
+ * It is marked seen with the page, so a re-read (overlap, restart) neither counts nor logs it again.
+ */
+function unattributed(
+  ctx: TailContext,
+  stream: AccountStream,
+  record: Transaction | StakingReward,
+  ts: bigint,
+): Seen {
+  ctx.metrics?.recordsUnattributed.inc({ source: stream.source });
+  const transaction = 'transaction_id' in record ? record.transaction_id : undefined;
+  ctx.log?.warn(
+    { stream: stream.key, account: stream.account.id, transaction, timestamp: formatTimestamp(ts) },
+    'record does not involve the polled account; not attributed to it',
+  );
+  return { stream: stream.key, ts };
 }
 
 function tailRecord(stream: AccountStream, record: Transaction | StakingReward): TailRecord {

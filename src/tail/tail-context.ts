@@ -12,6 +12,7 @@ export type TailMetrics = Pick<
   Metrics,
   | 'records'
   | 'dedupDrops'
+  | 'recordsUnattributed'
   | 'staleness'
   | 'lag'
   | 'tailStrategy'
@@ -43,10 +44,14 @@ export interface TailContext {
   readonly firstTime?: (key: string) => boolean;
 }
 
-/** A record on its way to the handler, with the stream whose dedup window it goes into. */
-export interface Delivery {
+/** A timestamp to mark seen in a stream's dedup window. */
+export interface Seen {
   readonly stream: string;
   readonly ts: bigint;
+}
+
+/** A record on its way to the handler, with the stream whose dedup window it goes into. */
+export interface Delivery extends Seen {
   readonly item: TailRecord;
 }
 
@@ -55,8 +60,19 @@ export interface Delivery {
  * them seen. A crash before the commit replays the page on restart; after it, the page is never handed over
  * again because every re-read (per-account overlap, global sweep) drops the timestamps in tail_seen.
  */
-export async function handOver(ctx: TailContext, deliveries: readonly Delivery[], signal: AbortSignal) {
-  if (deliveries.length === 0) return;
+export async function handOver(
+  ctx: TailContext,
+  page: readonly Delivery[],
+  signal: AbortSignal,
+  skipped: readonly Seen[] = [],
+) {
+  if (page.length === 0) {
+    if (skipped.length) ctx.state.transaction(() => markSeen(ctx, skipped));
+    return;
+  }
+  // Consensus order whatever order the page came in (a service may serve it reversed or shuffled): the rule
+  // engine then sees each group's records oldest first. Stable, so records of one timestamp keep their order.
+  const deliveries = [...page].sort(byTimestamp);
   const prepared = await ctx.handler.prepare(
     deliveries.map((d) => d.item),
     signal,
@@ -65,7 +81,8 @@ export async function handOver(ctx: TailContext, deliveries: readonly Delivery[]
   try {
     ctx.state.transaction(() => {
       ctx.handler.apply(prepared);
-      for (const d of deliveries) ctx.state.markSeen(d.stream, d.ts);
+      markSeen(ctx, deliveries);
+      markSeen(ctx, skipped);
     });
   } catch (err) {
     ctx.handler.rolledBack?.(prepared);
@@ -73,6 +90,14 @@ export async function handOver(ctx: TailContext, deliveries: readonly Delivery[]
   }
   ctx.handler.committed?.(prepared);
   for (const d of deliveries) ctx.metrics?.records.inc({ source: d.item.source });
+}
+
+function byTimestamp(a: Seen, b: Seen): number {
+  return a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0;
+}
+
+function markSeen(ctx: TailContext, seen: readonly Seen[]): void {
+  for (const d of seen) ctx.state.markSeen(d.stream, d.ts);
 }
 
 /** Where a finished poll may move `safe`: every row at or below head − overlap was visible all along. */

@@ -14,6 +14,8 @@ export interface SmtpOptions {
 export interface SmtpSink {
   readonly port: number;
   readonly messages: ParsedMail[];
+  /** Size in bytes of each delivered message as it came over the wire, in the order of `messages`. */
+  readonly sizes: number[];
   /** Refuse the next `count` messages at DATA with this SMTP code (451 = try later, 550 = rejected). */
   refuseNext(count: number, code: number): void;
   waitForMessages(count: number): Promise<ParsedMail[]>;
@@ -22,6 +24,7 @@ export interface SmtpSink {
 
 export async function startSmtpServer(options: SmtpOptions = {}): Promise<SmtpSink> {
   const messages: ParsedMail[] = [];
+  const sizes: number[] = [];
   const events = new EventEmitter();
   let refusals: { count: number; code: number } = { count: 0, code: 451 };
   const server = new SMTPServer({
@@ -41,6 +44,7 @@ export async function startSmtpServer(options: SmtpOptions = {}): Promise<SmtpSi
           return callback(Object.assign(new Error('Try again later'), { responseCode: refusals.code }));
         }
         messages.push(mail);
+        sizes.push((stream as unknown as { byteLength?: number }).byteLength ?? 0);
         callback();
         events.emit('message');
       }, callback);
@@ -52,6 +56,7 @@ export async function startSmtpServer(options: SmtpOptions = {}): Promise<SmtpSi
   return {
     port,
     messages,
+    sizes,
     refuseNext: (count, code) => void (refusals = { count, code }),
     async waitForMessages(count) {
       while (messages.length < count) await once(events, 'message');

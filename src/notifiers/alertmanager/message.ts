@@ -2,6 +2,7 @@
 import type { Alert } from '../../rules/alert.js';
 import { accountLabel, formatAmount } from '../format.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
+import { presentNotification } from '../present.js';
 
 export interface PostableAlert {
   readonly labels: Record<string, string>;
@@ -16,7 +17,9 @@ export function alertmanagerAlerts(
   nowIso: string,
   generatorUrl?: string,
 ): PostableAlert[] {
-  return notificationAlerts(notification).map((alert) => postable(alert, nowIso, generatorUrl));
+  return notificationAlerts(presentNotification(notification)).map((alert) =>
+    postable(alert, nowIso, generatorUrl),
+  );
 }
 
 function postable(alert: Alert, nowIso: string, generatorUrl?: string): PostableAlert {

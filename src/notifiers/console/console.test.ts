@@ -22,8 +22,8 @@ describe('consoleLines', () => {
 
     const lines = consoleLines({ kind: 'single', alert }, 10);
 
-    expect(lines[0]).toBe('[CRITICAL] x\\x1b[2Jy');
-    expect(lines[1]).toContain('memo="a\\nFAKE LINE"');
+    expect(lines[0]).toBe('[CRITICAL] x\\u{1B}[2Jy');
+    expect(lines[1]).toContain('memo="a\\\\u{A}FAKE LINE"');
     expect(lines).toHaveLength(2);
   });
 

@@ -2,8 +2,10 @@
 // move the cursor, clear the screen or forge extra lines.
 import { accountLabel, firstN, notificationTitle, recordFields } from '../format.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
+import { presentNotification } from '../present.js';
 
-export function consoleLines(notification: Notification, maxListed: number): string[] {
+export function consoleLines(input: Notification, maxListed: number): string[] {
+  const notification = presentNotification(input);
   const alerts = notificationAlerts(notification);
   const lines = [
     `[${alerts[0]?.severity.toUpperCase() ?? 'INFO'}] ${clean(notificationTitle(notification))}`,

@@ -5,6 +5,7 @@ import { NotifyError, type Notifier } from '../notifier.js';
 import type { NotifierKind } from '../registry.js';
 import { EmailConfig } from './config.js';
 import { emailMessage } from './message.js';
+import { encodeSubject } from './subject.js';
 
 export const email: NotifierKind<EmailConfig> = {
   config: EmailConfig,
@@ -33,7 +34,8 @@ export const email: NotifierKind<EmailConfig> = {
           await transport.sendMail({
             from: config.from,
             to: config.to,
-            subject: parts.subject,
+            // Prepared: nodemailer must not re-encode (or leave unencoded) what encodeSubject wrote.
+            headers: { Subject: { prepared: true, value: encodeSubject(parts.subject) } },
             text: parts.text,
             html: parts.html,
             messageId: parts.messageId,

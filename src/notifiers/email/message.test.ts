@@ -8,7 +8,7 @@ describe('emailMessage', () => {
 
     const parts = emailMessage({ kind: 'single', alert }, 10, 'sentinel.test');
 
-    expect(parts.subject).toBe('[CRITICAL] large-debit: Debit Bcc: victim@example.com');
+    expect(parts.subject).toBe('[CRITICAL] large-debit: Debit\\u{D}\\u{A}Bcc: victim@example.com');
   });
 
   it('gives the same notification the same Message-ID and a different one a different ID', () => {

@@ -1,9 +1,12 @@
 // Alert → email parts (pure): subject with severity and rule, a text part, an HTML part with every value
-// HTML-escaped, and a Message-ID stable per notification.
+// HTML-escaped, and a Message-ID stable per notification. Alert text is neutralised and capped first (present.ts),
+// and the body stops listing alerts at a size budget, so no memo makes a large email.
 import type { Alert } from '../../rules/alert.js';
 import { accountLabel, firstN, notificationSeverity, notificationTitle, recordFields } from '../format.js';
 import { messageId, threadId } from '../identity.js';
+import { capText } from '../../rules/cap-text.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
+import { presentNotification } from '../present.js';
 
 export interface EmailParts {
   readonly subject: string;
@@ -13,17 +16,23 @@ export interface EmailParts {
   readonly references?: string;
 }
 
-export function emailMessage(notification: Notification, maxListed: number, domain: string): EmailParts {
+/** Subject characters (RFC 5322 recommends short lines; clients truncate long subjects anyway). */
+export const SUBJECT_MAX = 200;
+/** Characters of alert blocks in the text part; alerts past it are counted in "and N more". */
+export const BODY_BUDGET = 32_000;
+
+export function emailMessage(input: Notification, maxListed: number, domain: string): EmailParts {
+  const notification = presentNotification(input);
   const alerts = notificationAlerts(notification);
   const severity = notificationSeverity(notification).toUpperCase();
   const rule = alerts[0]?.ruleId ?? '';
   const title = notificationTitle(notification);
   const { shown, more } = firstN(alerts, maxListed);
-  const blocks = shown.map((alert) => alertLines(alert));
-  const tail = more > 0 ? [`and ${more} more`] : [];
-  const first = alerts[0];
+  const blocks = withinBudget(shown.map((alert) => alertLines(alert)));
+  const omitted = more + shown.length - blocks.length;
+  const tail = omitted > 0 ? [`and ${omitted} more`] : [];
   return {
-    subject: oneLine(`[${severity}] ${rule}: ${title}`).slice(0, 250),
+    subject: capText(oneLine(`[${severity}] ${rule}: ${title}`), SUBJECT_MAX - 30),
     text: [
       title,
       '',
@@ -35,9 +44,22 @@ export function emailMessage(notification: Notification, maxListed: number, doma
       '',
     ].join('\n'),
     html: html(title, blocks, tail),
-    messageId: messageId(notification, domain),
-    ...(notification.kind === 'single' && first ? { references: threadId(first.key, domain) } : {}),
+    // Identities from the alerts as stored, not as shown.
+    messageId: messageId(input, domain),
+    ...(input.kind === 'single' ? { references: threadId(input.alert.key, domain) } : {}),
   };
+}
+
+/** The leading blocks whose text fits the budget (the first always does: its fields are capped). */
+function withinBudget(blocks: string[][]): string[][] {
+  let used = 0;
+  const kept: string[][] = [];
+  for (const block of blocks) {
+    used += block.reduce((n, line) => n + line.length + 1, 0);
+    if (kept.length > 0 && used > BODY_BUDGET) break;
+    kept.push(block);
+  }
+  return kept;
 }
 
 function alertLines(alert: Alert): string[] {

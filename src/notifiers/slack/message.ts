@@ -2,7 +2,9 @@
 // limits (50 blocks, 3,000 characters a section, 150 a header) are kept by truncating visibly.
 import type { Alert, AlertRecord } from '../../rules/alert.js';
 import { accountLabel, firstN, notificationSeverity, notificationTitle, recordFields } from '../format.js';
+import { neutralizeText } from '../neutralize.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
+import { presentNotification } from '../present.js';
 import { escapeLinkUrl, escapeMrkdwn, truncateEscaped } from './escape.js';
 
 export const SLACK_LIMITS = { blocks: 50, section: 3000, header: 150, field: 2000, text: 3000 } as const;
@@ -21,7 +23,8 @@ export interface SlackPayload {
 
 const ICON = { critical: ':red_circle:', warning: ':warning:', info: ':information_source:' } as const;
 
-export function slackMessage(notification: Notification, maxListed: number): SlackPayload {
+export function slackMessage(input: Notification, maxListed: number): SlackPayload {
+  const notification = presentNotification(input);
   const alerts = notificationAlerts(notification);
   const severity = notificationSeverity(notification);
   const title = notificationTitle(notification);
@@ -90,6 +93,6 @@ function field(label: string, value: string) {
 
 function context(alerts: readonly Alert[]): SlackBlock {
   const ids = alerts.map((a) => a.id);
-  const text = `alert ${escapeMrkdwn(ids.slice(0, 3).join(', '))}${ids.length > 3 ? ` (+${ids.length - 3})` : ''}`;
+  const text = `alert ${escapeMrkdwn(neutralizeText(ids.slice(0, 3).join(', ')))}${ids.length > 3 ? ` (+${ids.length - 3})` : ''}`;
   return { type: 'context', elements: [{ type: 'mrkdwn', text: truncateEscaped(text, SLACK_LIMITS.field) }] };
 }

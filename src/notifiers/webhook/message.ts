@@ -3,6 +3,7 @@
 import { createHmac } from 'node:crypto';
 import { idempotencyKey } from '../identity.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
+import { presentNotification } from '../present.js';
 
 export const WEBHOOK_VERSION = 1;
 
@@ -16,7 +17,8 @@ export interface WebhookBody {
 }
 
 export function webhookBody(notification: Notification): WebhookBody {
-  const alerts = notificationAlerts(notification);
+  // Shown text neutralised and capped like every medium; the key is computed from the alerts as they are.
+  const alerts = notificationAlerts(presentNotification(notification));
   return {
     version: WEBHOOK_VERSION,
     idempotencyKey: idempotencyKey(notification),
