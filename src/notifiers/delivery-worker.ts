@@ -67,6 +67,8 @@ export interface DeliveryWorker {
   drain(graceMs: number, options?: DrainOptions): Promise<void>;
   /** Hard stop: aborts the sends in flight (they stay pending and are sent again) and ends the loop. */
   stop(): Promise<void>;
+  /** When the last pass ran (for /readyz: a worker that stops passing is stuck). */
+  lastPassAt(): number | undefined;
 }
 
 // Longer than 60 lines on purpose: the methods share the worker's three signals and its lanes.
@@ -85,6 +87,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const aborter = new AbortController(); // stop(), or drain() past its grace: abort the sends in flight
   const loopSignals = { claim: AbortSignal.any([closing.signal, aborter.signal]), abort: aborter.signal };
   let loop: Promise<void> | undefined;
+  let lastPassAt: number | undefined;
+  const pass = (ignoreGroupWait: boolean, signals: PassSignals) => {
+    lastPassAt = options.now();
+    return deliveryPass(ctx, ignoreGroupWait, signals);
+  };
 
   async function run(): Promise<void> {
     while (!closing.signal.aborted) {
@@ -92,7 +99,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       wake = new AbortController();
       const woken = AbortSignal.any([closing.signal, wake.signal]);
       try {
-        deliveryPass(ctx, false, loopSignals);
+        pass(false, loopSignals);
       } catch (err) {
         ctx.log.error({ err }, 'delivery pass failed');
       }
@@ -104,7 +111,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   /** Passes until no lane runs and no group is ready, or the claim is withdrawn. */
   async function flushPasses(signals: PassSignals): Promise<void> {
     while (!signals.claim.aborted) {
-      const { attempted } = deliveryPass(ctx, true, signals);
+      const { attempted } = pass(true, signals);
       if (attempted === 0 && ctx.lanes.size === 0) break;
       await Promise.race([...ctx.lanes.values(), aborted(signals.claim)]);
     }
@@ -118,8 +125,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   }
 
   return {
-    async runOnce(pass) {
-      const result = deliveryPass(ctx, pass?.ignoreGroupWait ?? false, loopSignals);
+    async runOnce(runOptions) {
+      const result = pass(runOptions?.ignoreGroupWait ?? false, loopSignals);
       await result.done;
       return result.attempted;
     },
@@ -144,6 +151,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       }
     },
     stop,
+    lastPassAt: () => lastPassAt,
   };
 }
 
