@@ -104,7 +104,8 @@ function pauseConditions(deps: SelfMonitorDeps): Condition[] {
       summary: `Notifier ${p.channel} is paused by its receiver`,
       description:
         `No delivery to ${p.channel} for ${Math.round((now - p.since) / 1000)} s: its receiver answered ` +
-        `${p.reason.replace('http_', 'HTTP ')} with Retry-After ${Math.round(p.askedMs / 1000)} s ` +
+        `${p.reason.startsWith('http_') ? `HTTP ${p.reason.slice(5)}` : 'a request (for another notifier on the same URL)'} ` +
+        `with Retry-After ${Math.round(p.askedMs / 1000)} s ` +
         `(waiting ${Math.round(p.waitMs / 1000)} s at a time, max_retry_after); alerts for it wait in the outbox.`,
       exclude: [p.channel],
     }));

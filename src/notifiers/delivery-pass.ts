@@ -82,7 +82,7 @@ function startLane(
       const outcome = await sendGroup(ctx, group, signals.abort);
       if (outcome?.kind !== 'retry' && outcome?.kind !== 'defer') continue;
       // The receiver asked for a pause: the rest of this lane waits for it too, without being sent.
-      if (outcome.pause && outcome.reason !== 'paced') {
+      if (isPause(outcome)) {
         for (const rest of list.slice(list.indexOf(group) + 1))
           postpone(ctx, rest.rows, outcome.at, 'paused');
         break;
@@ -97,6 +97,12 @@ function startLane(
     });
   ctx.lanes.set(channel, lane);
   return lane;
+}
+
+/** The receiver asked for a wait (a Retry-After above 0), as opposed to our own pacing or a plain backoff. */
+function isPause(outcome: DeliveryOutcome): boolean {
+  if (outcome.kind !== 'retry' && outcome.kind !== 'defer') return false;
+  return outcome.reason !== 'paced' && (outcome.pause?.waitMs ?? 0) > 0;
 }
 
 /** Unknown channels are dead-lettered and silenced ones recorded: neither is ever dropped silently. */
@@ -169,8 +175,7 @@ function record(ctx: PassContext, group: DeliveryGroup, channel: Channel, outcom
     return;
   }
   if (outcome.kind === 'dead') return ctx.outbox.deadLetter(ids, group.channel, now, outcome.reason);
-  if (outcome.pause && outcome.reason !== 'paced')
-    ctx.pauses.paused(group.channel, now, outcome.pause, outcome.reason);
+  if (isPause(outcome) && outcome.pause) ctx.pauses.paused(group.channel, now, outcome.pause, outcome.reason);
   if (outcome.kind === 'defer') return postpone(ctx, group.rows, outcome.at, outcome.reason);
   // A retry: rows already past their own deadline are dead-lettered; younger ones in the digest are retried.
   const expired = group.rows.filter((r) => r.createdAt + channel.deadlineMs <= now).map((r) => r.alert.id);

@@ -98,13 +98,17 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       // A fresh wake-up before the pass, so a poke() or a lane's end during the pass cuts the next sleep short.
       wake = new AbortController();
       const woken = AbortSignal.any([closing.signal, wake.signal]);
+      const idleMs = options.idleMs ?? 5000;
+      let waitMs = idleMs;
       try {
         pass(false, loopSignals);
+        waitMs = nextWakeIn(ctx, idleMs);
       } catch (err) {
+        // A failing store is not retried in a tight loop: the next try is after the idle wait.
         ctx.log.error({ err }, 'delivery pass failed');
       }
       if (closing.signal.aborted) break;
-      await options.sleep(nextWakeIn(ctx, options.idleMs ?? 5000), woken).catch(() => undefined);
+      await options.sleep(waitMs, woken).catch(() => undefined);
     }
   }
 
