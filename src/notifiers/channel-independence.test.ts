@@ -219,6 +219,53 @@ describe('a receiver answering 429 Retry-After: 3600', () => {
   });
 });
 
+describe('one webhook URL paused by its Retry-After', () => {
+  it('holds every notifier on that URL, and no notifier on another URL', async () => {
+    const paused = await startHttpSink();
+    const other = await startHttpSink();
+    closers.push(paused, other);
+    paused.script({ status: 429, headers: { 'retry-after': '3600' }, body: 'slow down' });
+    const clock = testClock();
+    const logs = captureLogs();
+    const deps = { now: clock.now, sleep: clock.sleep, logger: logs.logger, stdout: process.stdout };
+    const hook = (url: string) => ({ kind: 'webhook', url, signing_key: 'k', group_wait: '0s' });
+    const channels = createChannels(
+      Notifiers.parse({
+        a: hook(`${paused.origin}/hook`),
+        b: hook(`${paused.origin}/hook`),
+        c: hook(`${other.origin}/hook`),
+      }),
+      deps,
+    );
+    const outbox = createOutbox(openStateStore({ dir: ':memory:' }), clock.now);
+    const pauses = createPauseBoard();
+    const worker = createDeliveryWorker({
+      ...deps,
+      outbox,
+      channels,
+      random: () => 0,
+      metrics: createMetrics(),
+      pauses,
+    });
+    outbox.enqueue(alertFor('x'), ['a']);
+    await worker.runOnce();
+    outbox.enqueue(alertFor('y'), ['b', 'c']);
+
+    await worker.runOnce();
+    const whilePaused = { requests: paused.requests.length, other: other.requests.length };
+    clock.advance(CAP_MS);
+    await worker.runOnce();
+
+    expect(whilePaused).toEqual({ requests: 1, other: 1 });
+    expect(outbox.status('y', 'c')).toBe('sent');
+    expect(pauses.list().map((p) => p.channel)).toEqual([]);
+    expect(paused.requests.map((q) => q.answer.status)).toEqual([429, 200, 200]);
+    expect(outbox.status('x', 'a')).toBe('sent');
+    expect(outbox.status('y', 'b')).toBe('sent');
+    expect(outbox.deadLetters()).toEqual([]);
+  });
+});
+
 describe('a slow receiver', () => {
   it('holds only its own channel: the loop delivers the others while its send is on the wire', async () => {
     const r = await receivers();

@@ -158,8 +158,8 @@ async function sendGroup(
   const policy = {
     ...ctx.policy,
     deadlineMs: channel.deadlineMs,
-    maxRetryAfterMs: channel.maxRetryAfterMs,
-    sendTimeoutMs: channel.sendTimeoutMs,
+    maxRetryAfterMs: channel.maxRetryAfterMs ?? ctx.policy.maxRetryAfterMs,
+    sendTimeoutMs: channel.sendTimeoutMs ?? ctx.policy.sendTimeoutMs,
   };
   const outcome = await deliver(channel.notifier, group.notification, state, policy, ctx, signal);
   record(ctx, group, channel, outcome);
