@@ -52,11 +52,12 @@ export function deliveryPass(ctx: PassContext, ignoreGroupWait: boolean, signals
   const claiming = () => !signals.claim.aborted && !signals.abort.aborted;
   if (!claiming()) return { attempted: 0, done: Promise.resolve() };
   const now = ctx.now();
-  // Busy channels are left out in the query itself, so their backlog cannot fill the page and hide the others.
-  const rows = ctx.outbox
-    .due(now, 500, new Set(ctx.lanes.keys()))
-    .filter((row) => screen(ctx, row, now))
-    .filter(notPaused(ctx, now));
+  // A paused channel's rows (new ones too) are moved to the pause's end in one statement, not sent, not counted.
+  for (const pause of ctx.pauses.list())
+    if (pause.until > now) ctx.outbox.postponeChannel(pause.channel, pause.until);
+  // Busy and paused channels are left out in the query itself, so their backlog cannot fill the page and hide
+  // the others.
+  const rows = ctx.outbox.due(now, 500, heldChannels(ctx, now)).filter((row) => screen(ctx, row, now));
   const groups = readyGroups(rows, now, groupWait(ctx, ignoreGroupWait));
   const byChannel = new Map<string, DeliveryGroup[]>();
   for (const group of groups) byChannel.set(group.channel, [...(byChannel.get(group.channel) ?? []), group]);
@@ -122,15 +123,11 @@ function screen(ctx: PassContext, row: DeliveryRow, now: number): boolean {
   return false;
 }
 
-/** Rows of a channel still paused by a Retry-After are postponed to the pause's end, not sent, not counted. */
-function notPaused(ctx: PassContext, now: number): (row: DeliveryRow) => boolean {
-  const until = new Map(ctx.pauses.list().map((p) => [p.channel, p.until]));
-  return (row) => {
-    const end = until.get(row.channel);
-    if (end === undefined || end <= now) return true;
-    postpone(ctx, [row], end, 'paused');
-    return false;
-  };
+/** Channels no pass may take rows of now: those with a lane running and those a receiver has paused. */
+export function heldChannels(ctx: Pick<PassContext, 'lanes' | 'pauses'>, now: number): Set<string> {
+  const held = new Set(ctx.lanes.keys());
+  for (const pause of ctx.pauses.list()) if (pause.until > now) held.add(pause.channel);
+  return held;
 }
 
 function postpone(ctx: PassContext, rows: readonly DeliveryRow[], at: number, reason: string): void {

@@ -12,7 +12,13 @@ import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Channel } from './channels.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './deliver.js';
-import { deliveryPass, groupWait, type PassContext, type PassSignals } from './delivery-pass.js';
+import {
+  deliveryPass,
+  groupWait,
+  heldChannels,
+  type PassContext,
+  type PassSignals,
+} from './delivery-pass.js';
 import { nextGroupReadyAt } from './group.js';
 import type { Outbox } from './outbox.js';
 import { createPauseBoard, type PauseBoard } from './pause-board.js';
@@ -194,14 +200,18 @@ function aborted(signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Milliseconds until the next retry or waiting group is due, at most idleMs. Rows of channels with a lane running
- * do not count: that lane's end wakes the worker.
+ * Milliseconds until the next retry, waiting group or pause end is due, at most idleMs. Rows of channels with a
+ * lane running do not count (that lane's end wakes the worker), nor do those of paused channels (their pause end
+ * does).
  */
 function nextWakeIn(ctx: PassContext, idleMs: number): number {
   const now = ctx.now();
-  const pending = ctx.outbox.due(now, 500, new Set(ctx.lanes.keys()));
+  const pending = ctx.outbox.due(now, 500, heldChannels(ctx, now));
   if (pending.some((row) => row.attempts > 0)) return 0;
   const groupAt = nextGroupReadyAt(pending, groupWait(ctx, false));
-  const candidates = [groupAt, ctx.outbox.nextDueAt(now)].filter((t): t is number => t !== undefined);
+  const pauseEnds = ctx.pauses.list().map((p) => p.until);
+  const candidates = [groupAt, ctx.outbox.nextDueAt(now), ...pauseEnds].filter(
+    (t): t is number => t !== undefined && t > now,
+  );
   return Math.max(0, Math.min(idleMs, ...candidates.map((t) => t - now)));
 }

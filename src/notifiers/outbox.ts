@@ -36,6 +36,8 @@ export interface Outbox {
   reschedule(alertIds: readonly string[], channel: string, nextAt: number, error: string): void;
   /** Moves the next attempt without counting one (nothing was sent: the receiver is paused). */
   postpone(alertIds: readonly string[], channel: string, nextAt: number, reason: string): void;
+  /** Moves every pending delivery of a paused channel due before `until` to `until`; returns how many. */
+  postponeChannel(channel: string, until: number): number;
   deadLetter(alertIds: readonly string[], channel: string, now: number, reason: string): void;
   deadLetters(limit?: number): DeadLetter[];
   status(alertId: string, channel: string): DeliveryStatus | undefined;
@@ -86,6 +88,9 @@ export function createOutbox(store: StateStore, clock: () => number): Outbox {
   const postpone = db.prepare(
     "UPDATE outbox_delivery SET next_at = ?, last_error = ? WHERE alert_id = ? AND channel = ? AND status = 'pending'",
   );
+  const postponeAll = db.prepare(
+    "UPDATE outbox_delivery SET next_at = ? WHERE channel = ? AND status = 'pending' AND next_at < ?",
+  );
   const update = (ids: readonly string[], fn: (id: string) => void) =>
     store.transaction(() => ids.forEach(fn));
   return {
@@ -109,6 +114,7 @@ export function createOutbox(store: StateStore, clock: () => number): Outbox {
     reschedule: (ids, channel, nextAt, error) => update(ids, (id) => retry.run(nextAt, error, id, channel)),
     postpone: (ids, channel, nextAt, reason) =>
       update(ids, (id) => postpone.run(nextAt, reason, id, channel)),
+    postponeChannel: (channel, until) => postponeAll.run(until, channel, until).changes,
     deadLetter: (ids, channel, now, reason) =>
       update(ids, (id) => {
         db.prepare(
