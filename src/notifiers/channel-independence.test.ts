@@ -334,4 +334,20 @@ describe('a Slack redirect', () => {
       ),
     });
   });
+
+  it('from a webhook receiver is reported the same way and not followed to the other origin', async () => {
+    const r = await receivers();
+    r.hook.script({ status: 308, headers: { location: `${r.slack2.origin}/elsewhere` } });
+    const env = setup(r);
+    env.outbox.enqueue(alertFor('a'), ['hook']);
+
+    await env.worker.runOnce();
+
+    expect(r.slack2.requests).toHaveLength(0);
+    expect(env.outbox.deadLetters()).toMatchObject([{ reason: 'permanent (http_308)' }]);
+    const failure = env.logs.entries().find((e) => e.msg === 'notification dead-lettered');
+    expect(failure?.err).toMatchObject({
+      message: expect.stringMatching(/HTTP 308: the receiver redirects/),
+    });
+  });
 });
