@@ -1,11 +1,10 @@
 // A receiver's Retry-After against real loopback receivers (a Slack-like webhook, a second Slack webhook, a plain
-// webhook, an SMTP server): it is capped, never dead-letters, never holds another channel, shows in the depth
-// gauge and, held long enough, raises the self-monitoring delivery alert. Time is the injected clock: "before
+// webhook, an SMTP server): it is capped, never dead-letters, never holds another channel or URL, shows in the
+// depth gauge and, held long enough, raises the self-monitoring delivery alert. Time is the injected clock: "before
 // Slack's pause ended" is read from it at the moment each receiver got its message, never from wall time.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHttpSink, type HttpSink } from '../../test/helpers/http-sink.js';
-import { SLACK, startSlackSink, type SlackSink } from '../../test/helpers/slack-sink.js';
-import { startSmtpServer, type SmtpSink } from '../../test/helpers/smtp.js';
+import { startHttpSink } from '../../test/helpers/http-sink.js';
+import { SLACK } from '../../test/helpers/slack-sink.js';
 import { SelfMonitoringConfig } from '../app/config.js';
 import { createSelfMonitor } from '../app/self-monitor.js';
 import { createTailHealth } from '../app/tail-loop.js';
@@ -13,86 +12,22 @@ import { createMetrics } from '../observability/metrics.js';
 import type { Alert } from '../rules/alert.js';
 import { openStateStore } from '../state/store.js';
 import { createChannels } from './channels.js';
-import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.js';
+import { createDeliveryWorker } from './delivery-worker.js';
 import { createOutbox } from './outbox.js';
 import { createPauseBoard } from './pause-board.js';
 import { Notifiers } from './schema.js';
-import { startHoldingSink, type HoldingSink } from './testing/holding-sink.js';
-import { testAlert } from './testing/alerts.js';
 import { testClock } from './testing/clock.js';
 import { captureLogs } from './testing/log-capture.js';
-import { manualTimers } from './testing/manual-timers.js';
+import {
+  alertFor,
+  CAP_MS,
+  closeAll,
+  closeLater,
+  deliverySetup as setup,
+  receivers,
+} from './testing/receivers.js';
 
-const CAP_MS = 60_000;
-const closers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((c) => c.close()));
-});
-
-interface Receivers {
-  readonly slack: SlackSink;
-  readonly slack2: SlackSink;
-  readonly hook: HttpSink;
-  readonly smtp: SmtpSink;
-}
-
-async function receivers(): Promise<Receivers> {
-  const [slack, slack2, hook, smtp] = await Promise.all([
-    startSlackSink(),
-    startSlackSink('OTHERtoken'),
-    startHttpSink(),
-    startSmtpServer(),
-  ]);
-  closers.push(slack, slack2, hook, smtp);
-  return { slack, slack2, hook, smtp };
-}
-
-function notifierConfigs(r: Receivers, slackExtra: Record<string, unknown> = {}) {
-  return Notifiers.parse({
-    slack: { kind: 'slack', webhook_url: r.slack.webhookUrl, group_wait: '0s', ...slackExtra },
-    slack2: { kind: 'slack', webhook_url: r.slack2.webhookUrl, group_wait: '0s' },
-    hook: { kind: 'webhook', url: `${r.hook.origin}/hook`, signing_key: 'k', group_wait: '0s' },
-    mail: {
-      kind: 'email',
-      host: '127.0.0.1',
-      port: r.smtp.port,
-      security: 'none',
-      from: 'sentinel@example.com',
-      to: ['ops@example.com'],
-      group_wait: '0s',
-    },
-  });
-}
-
-function setup(
-  r: Receivers,
-  slackExtra: Record<string, unknown> = {},
-  extra: Partial<DeliveryWorkerOptions> = {},
-) {
-  const clock = testClock();
-  const logs = captureLogs();
-  const deps = { now: clock.now, sleep: clock.sleep, logger: logs.logger, stdout: process.stdout };
-  const channels = createChannels(notifierConfigs(r, slackExtra), deps);
-  const store = openStateStore({ dir: ':memory:' });
-  const outbox = createOutbox(store, clock.now);
-  const metrics = createMetrics();
-  const pauses = createPauseBoard();
-  const worker = createDeliveryWorker({
-    ...deps,
-    outbox,
-    channels,
-    random: () => 0,
-    metrics,
-    pauses,
-    ...extra,
-  });
-  return { clock, outbox, metrics, worker, pauses, logs, store };
-}
-
-/** An alert of its own rule (one group each), routed to `channels`. */
-function alertFor(id: string): Alert {
-  return testAlert({ id, key: id, ruleId: `rule-${id}` });
-}
+afterEach(closeAll);
 
 const idsIn = (body: string) => /alert ([\w-]+)/.exec(body)?.[1];
 
@@ -223,7 +158,8 @@ describe('one webhook URL paused by its Retry-After', () => {
   it('holds every notifier on that URL, and no notifier on another URL', async () => {
     const paused = await startHttpSink();
     const other = await startHttpSink();
-    closers.push(paused, other);
+    closeLater(paused);
+    closeLater(other);
     paused.script({ status: 429, headers: { 'retry-after': '3600' }, body: 'slow down' });
     const clock = testClock();
     const logs = captureLogs();
@@ -263,91 +199,5 @@ describe('one webhook URL paused by its Retry-After', () => {
     expect(outbox.status('x', 'a')).toBe('sent');
     expect(outbox.status('y', 'b')).toBe('sent');
     expect(outbox.deadLetters()).toEqual([]);
-  });
-});
-
-describe('a slow receiver', () => {
-  it('holds only its own channel: the loop delivers the others while its send is on the wire', async () => {
-    const r = await receivers();
-    const slow: HoldingSink = await startHoldingSink();
-    closers.push(slow);
-    const timers = manualTimers();
-    const env = setup(r, { webhook_url: `${slow.origin}/services/T/B/slow` }, { sleep: timers.sleep });
-    env.outbox.enqueue(alertFor('s'), ['slack']);
-    void env.worker.start();
-    await slow.waitForRequests(1);
-
-    env.store.transaction(() => {
-      env.outbox.enqueue(alertFor('m'), ['mail']);
-      env.outbox.enqueue(alertFor('h'), ['hook']);
-    });
-    env.worker.poke();
-    await Promise.all([r.smtp.waitForMessages(1), r.hook.waitForRequests(1)]);
-    const slowStillHeld = slow.bodies.length === 1 && slow.aborted() === 0;
-    slow.release();
-    await env.worker.drain(Infinity);
-
-    expect(slowStillHeld).toBe(true);
-    expect(env.outbox.status('m', 'mail')).toBe('sent');
-    expect(env.outbox.status('h', 'hook')).toBe('sent');
-    expect(env.outbox.status('s', 'slack')).toBe('sent');
-  });
-
-  it('is abandoned after its send timeout and retried; the row stays pending, never dead', async () => {
-    const r = await receivers();
-    const slow: HoldingSink = await startHoldingSink();
-    closers.push(slow);
-    const late = new AbortController();
-    const env = setup(r, { webhook_url: `${slow.origin}/services/T/B/slow` }, { timeout: () => late.signal });
-    env.outbox.enqueue(alertFor('s'), ['slack']);
-
-    const pass = env.worker.runOnce();
-    await slow.waitForRequests(1);
-    late.abort();
-    await pass;
-
-    expect(env.outbox.status('s', 'slack')).toBe('pending');
-    expect(env.logs.entries()).toContainEqual(
-      expect.objectContaining({
-        msg: 'notification failed, will retry',
-        err: expect.objectContaining({ reason: 'send_timeout' }),
-      }),
-    );
-  });
-});
-
-describe('a Slack redirect', () => {
-  it('is reported as a redirect that was not followed, not as "could not be reached"', async () => {
-    const r = await receivers();
-    r.slack.script({ status: 307, headers: { location: `${r.hook.origin}/elsewhere` } });
-    const env = setup(r);
-    env.outbox.enqueue(alertFor('a'), ['slack']);
-
-    await env.worker.runOnce();
-
-    expect(r.hook.requests).toHaveLength(0);
-    expect(env.outbox.deadLetters()).toMatchObject([{ reason: 'permanent (http_307)' }]);
-    const failure = env.logs.entries().find((e) => e.msg === 'notification dead-lettered');
-    expect(failure?.err).toMatchObject({
-      message: expect.stringMatching(
-        /answered HTTP 307: the receiver redirects, and redirects are not followed/,
-      ),
-    });
-  });
-
-  it('from a webhook receiver is reported the same way and not followed to the other origin', async () => {
-    const r = await receivers();
-    r.hook.script({ status: 308, headers: { location: `${r.slack2.origin}/elsewhere` } });
-    const env = setup(r);
-    env.outbox.enqueue(alertFor('a'), ['hook']);
-
-    await env.worker.runOnce();
-
-    expect(r.slack2.requests).toHaveLength(0);
-    expect(env.outbox.deadLetters()).toMatchObject([{ reason: 'permanent (http_308)' }]);
-    const failure = env.logs.entries().find((e) => e.msg === 'notification dead-lettered');
-    expect(failure?.err).toMatchObject({
-      message: expect.stringMatching(/HTTP 308: the receiver redirects/),
-    });
   });
 });
