@@ -124,9 +124,10 @@ function failed(err: NotifyError, ctx: FailureContext): DeliveryOutcome {
 }
 
 /**
- * The send, bounded by its own timeout: a notifier that ignores its signal (or a receiver that drips its answer)
- * cannot hold the channel's lane. What is still running then is abandoned; the retry may reach the receiver twice,
- * which idempotency keys and Message-IDs make recognisable.
+ * The send, bounded by its own timeout and by the caller's abort: a notifier that ignores its signal (nodemailer
+ * has none) or a receiver that drips its answer cannot hold the channel's lane, nor a drain past its grace. What
+ * is still running then is abandoned; the retry may reach the receiver twice, which idempotency keys and
+ * Message-IDs make recognisable.
  */
 async function boundedSend(
   notifier: Notifier,
@@ -136,26 +137,30 @@ async function boundedSend(
   signal: AbortSignal,
 ): Promise<void> {
   const limitMs = policy.sendTimeoutMs;
-  if (limitMs === undefined) return notifier.send(notification, signal);
-  const late = (deps.timeout ?? AbortSignal.timeout)(limitMs);
-  const both = AbortSignal.any([signal, late]);
-  let onLate: (() => void) | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    onLate = () =>
+  const late = limitMs === undefined ? undefined : (deps.timeout ?? AbortSignal.timeout)(limitMs);
+  const both = late ? AbortSignal.any([signal, late]) : signal;
+  let onAbort: (() => void) | undefined;
+  const cut = new Promise<never>((_, reject) => {
+    onAbort = () =>
       reject(
-        new NotifyError(
-          `notifier "${notifier.name}" did not finish a send within ${Math.round(limitMs / 1000)} s (its timeout plus pacing); will retry`,
-          { retryable: true, reason: 'send_timeout' },
-        ),
+        signal.aborted
+          ? new NotifyError(`send to notifier "${notifier.name}" aborted`, {
+              retryable: true,
+              reason: 'aborted',
+            })
+          : new NotifyError(
+              `notifier "${notifier.name}" did not finish a send within ${Math.round((limitMs ?? 0) / 1000)} s (its timeout plus pacing); will retry`,
+              { retryable: true, reason: 'send_timeout' },
+            ),
       );
-    if (late.aborted) onLate();
-    else late.addEventListener('abort', onLate, { once: true });
+    if (both.aborted) onAbort();
+    else both.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    await Promise.race([notifier.send(notification, both), timedOut]);
+    await Promise.race([notifier.send(notification, both), cut]);
   } finally {
-    if (onLate) late.removeEventListener('abort', onLate);
-    timedOut.catch(() => undefined);
+    if (onAbort) both.removeEventListener('abort', onAbort);
+    cut.catch(() => undefined);
   }
 }
 
