@@ -1,6 +1,14 @@
 // What bounds one channel's lane: a slow receiver holds only its own lane and is abandoned after its send timeout;
 // a redirect is reported as such and never followed. Real loopback receivers; the test decides when a send is late.
 import { afterEach, describe, expect, it } from 'vitest';
+import { createMetrics } from '../observability/metrics.js';
+import { openStateStore } from '../state/store.js';
+import type { Channel } from './channels.js';
+import { createDeliveryWorker } from './delivery-worker.js';
+import type { Notifier } from './notifier.js';
+import { createOutbox } from './outbox.js';
+import { testClock } from './testing/clock.js';
+import { captureLogs } from './testing/log-capture.js';
 import { startHoldingSink, type HoldingSink } from './testing/holding-sink.js';
 import { manualTimers } from './testing/manual-timers.js';
 import { alertFor, closeAll, closeLater, deliverySetup as setup, receivers } from './testing/receivers.js';
@@ -90,5 +98,42 @@ describe('a Slack redirect', () => {
     expect(failure?.err).toMatchObject({
       message: expect.stringMatching(/HTTP 308: the receiver redirects/),
     });
+  });
+});
+
+describe('a notifier that ignores its abort signal (as nodemailer does)', () => {
+  it('does not hold a drain past its grace: the send is cut, its row stays pending', async () => {
+    let started = () => {};
+    const onWire = new Promise<void>((resolve) => (started = resolve));
+    const deaf: Notifier = {
+      name: 'deaf',
+      kind: 'test',
+      send: () => (started(), new Promise<void>(() => {})),
+    };
+    const clock = testClock();
+    const timers = manualTimers();
+    const outbox = createOutbox(openStateStore({ dir: ':memory:' }), clock.now);
+    const channels = new Map<string, Channel>([
+      ['deaf', { notifier: deaf, groupWaitMs: 0, deadlineMs: 3_600_000 }],
+    ]);
+    const worker = createDeliveryWorker({
+      outbox,
+      channels,
+      now: clock.now,
+      sleep: timers.sleep,
+      random: () => 0,
+      logger: captureLogs().logger,
+      metrics: createMetrics(),
+    });
+    outbox.enqueue(alertFor('a'), ['deaf']);
+    void worker.start();
+    await onWire;
+
+    const drained = worker.drain(7000);
+    await timers.waitForSleep(7000);
+    timers.fire(7000);
+    await drained;
+
+    expect(outbox.status('a', 'deaf')).toBe('pending');
   });
 });
