@@ -20,6 +20,7 @@ import { stateDir } from './state-dir.js';
 import { hostileRegexes } from './hostile-regexes.js';
 import { trickleEndless } from './trickle-endless.js';
 import { orderAttribution } from './order-attribution.js';
+import { retryAfterScenario } from './retry-after.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -34,6 +35,7 @@ const SCENARIOS: readonly Scenario[] = [
   hostileRegexes,
   trickleEndless,
   orderAttribution,
+  retryAfterScenario,
 ];
 
 const { values } = parseArgs({

@@ -133,6 +133,12 @@ export function createApp(options: AppOptions): App {
           health: () => shared.health,
           boundMs: () => self_monitoring.query_service_down_after,
           clock,
+          delivery: () => ({
+            lastPassAt: runtime?.worker.lastPassAt(),
+            pauses: shared.pauses.list(),
+            notifiers: Object.keys(loaded.config.notifiers),
+            pausedAfterMs: loaded.config.self_monitoring.delivery_paused_after,
+          }),
         });
       http = await startHttpServer({
         host: listen.host,

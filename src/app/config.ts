@@ -25,6 +25,8 @@ export const SelfMonitoringConfig = z.strictObject({
   query_service_down_after: duration({ min: '1s' }).prefault('2m'),
   /** This many failed delivery attempts in a row to one notifier fire `sentinel-delivery-failing`. */
   delivery_failures: z.int().min(1).default(5),
+  /** A notifier paused by its receiver's Retry-After for this long (no send since) fires `sentinel-delivery-failing`. */
+  delivery_paused_after: duration({ min: '1s' }).prefault('5m'),
   /** How often the checks run. */
   check_interval: duration({ min: '100ms', max: '10m' }).prefault('15s'),
 });

@@ -8,6 +8,7 @@ import { createContractVerification } from '../enrich/verification.js';
 import { createChannels, type Channel } from '../notifiers/channels.js';
 import type { DeliveryWorker } from '../notifiers/delivery-worker.js';
 import type { Outbox } from '../notifiers/outbox.js';
+import type { PauseBoard } from '../notifiers/pause-board.js';
 import type { Route } from '../notifiers/schema.js';
 import type { LedgerClient } from '../ledger/client.js';
 import type { RecordHandler } from '../tail/record-handler.js';
@@ -46,6 +47,8 @@ export interface Shared {
   readonly startedAt: number;
   readonly selfMonitor: SelfMonitorState;
   readonly selfMonitorRepo: SelfMonitorRepo;
+  /** Notifiers paused by a receiver's Retry-After; kept across reloads so a pause's age is not reset. */
+  readonly pauses: PauseBoard;
 }
 
 export interface Runtime {
@@ -68,7 +71,18 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
   const verifyClient = verifyClientFor(config, log, metrics);
   const { clock: now, sleep, random } = shared;
   const silences = config.silences;
-  const delivery = startDelivery({ outbox, channels, silences, now, sleep, random, logger: log, metrics });
+  const { pauses } = shared;
+  const delivery = startDelivery({
+    outbox,
+    channels,
+    silences,
+    now,
+    sleep,
+    random,
+    logger: log,
+    metrics,
+    pauses,
+  });
   const worker = delivery.worker;
   const handler = createPipelineHandler({
     engines: shared.engines,
@@ -161,6 +175,7 @@ function startSelfMonitoring(
       accounts,
       staleness,
       metrics,
+      pauses: () => shared.pauses.list(),
       clock,
       startedAt,
       emit,

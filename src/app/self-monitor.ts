@@ -1,6 +1,7 @@
 // Self-monitoring: every check_interval, the daemon looks at its own health (tail rounds, cursor staleness,
 // delivery outcomes) and turns what is wrong into built-in alerts, delivered through the outbox like any other.
 import type { Logger } from 'pino';
+import type { ChannelPause } from '../notifiers/pause-board.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Alert } from '../rules/alert.js';
 import type { StreamStaleness } from '../tail/staleness.js';
@@ -17,6 +18,8 @@ export interface SelfMonitorDeps {
   /** Every watched stream's staleness (tailer.streamStaleness), not just the exported top-N series. */
   readonly staleness: () => readonly StreamStaleness[];
   readonly metrics: Pick<Metrics, 'notifications'>;
+  /** Notifiers paused by a receiver's Retry-After (the delivery worker's pause board). */
+  readonly pauses?: () => readonly ChannelPause[];
   /** The configured notifiers: a failing streak of one no longer configured is dropped (its alert resolves). */
   readonly notifiers: readonly string[];
   readonly clock: () => number;
@@ -62,7 +65,7 @@ export function createSelfMonitor(deps: SelfMonitorDeps): SelfMonitor {
       const all = [
         downCondition(deps, state.firing),
         ...staleConditions(deps),
-        ...(await deliveryConditions(deps, streaks)),
+        ...oneByKey([...pauseConditions(deps), ...(await deliveryConditions(deps, streaks))]),
         ...(deps.quarantined ? quarantineConditions(deps.quarantined(), deps.accounts) : []),
       ].flat();
       const kept = inhibit(all);
@@ -84,6 +87,32 @@ export function createSelfMonitor(deps: SelfMonitorDeps): SelfMonitor {
     },
     firing: () => [...state.firing.values()],
   };
+}
+
+/** The first condition of each key: a long pause and a failure streak of one notifier are one alert. */
+function oneByKey(conditions: readonly Condition[]): Condition[] {
+  const seen = new Set<string>();
+  return conditions.filter((c) => !seen.has(c.key) && seen.add(c.key));
+}
+
+/** A configured notifier paused by its receiver for longer than delivery_paused_after, without a send since. */
+function pauseConditions(deps: SelfMonitorDeps): Condition[] {
+  const configured = new Set(deps.notifiers);
+  const now = deps.clock();
+  return (deps.pauses?.() ?? [])
+    .filter((p) => configured.has(p.channel) && now - p.since >= deps.config.delivery_paused_after)
+    .map((p) => ({
+      key: `${BUILT_IN_RULES.deliveryFailing}|${p.channel}`,
+      ruleId: BUILT_IN_RULES.deliveryFailing,
+      severity: 'critical' as const,
+      summary: `Notifier ${p.channel} is paused by its receiver`,
+      description:
+        `No delivery to ${p.channel} for ${Math.round((now - p.since) / 1000)} s: its receiver answered ` +
+        `${p.reason.startsWith('http_') ? `HTTP ${p.reason.slice(5)}` : 'a request (for another notifier on the same URL)'} ` +
+        `with Retry-After ${Math.round(p.askedMs / 1000)} s ` +
+        `(waiting ${Math.round(p.waitMs / 1000)} s at a time, max_retry_after); alerts for it wait in the outbox.`,
+      exclude: [p.channel],
+    }));
 }
 
 /** What of the state is saved (firing keys and streak lengths), as one comparable string. */

@@ -16,6 +16,7 @@ import type { Loaded } from './load-all.js';
 import type { Shared } from './runtime.js';
 import { createSelfMonitorRepo } from './self-monitor-repo.js';
 import { createTailHealth } from './tail-loop.js';
+import { createPauseBoard } from '../notifiers/pause-board.js';
 
 export interface SharedOptions {
   readonly loaded: Loaded;
@@ -59,6 +60,7 @@ export function buildShared(options: SharedOptions): { shared: Shared; secrets: 
     startedAt: clock(),
     selfMonitor: selfMonitorRepo.load(),
     selfMonitorRepo,
+    pauses: createPauseBoard(),
   };
   return { shared, secrets: { set: (next) => (values = collectSecrets(Config, next)) } };
 }

@@ -9,6 +9,20 @@ export interface Channel {
   readonly notifier: Notifier;
   readonly groupWaitMs: number;
   readonly deadlineMs: number;
+  /** Cap on a receiver's Retry-After (max_retry_after; default 60 s). */
+  readonly maxRetryAfterMs?: number;
+  /** Bound of one send, pacing included (sendTimeoutMs()); unbounded when absent. */
+  readonly sendTimeoutMs?: number;
+}
+
+/**
+ * One send may take the notifier's `timeout` for each of its phases (connect, answer; SMTP has more) plus one
+ * pacing interval: twice the timeout, plus the interval, plus 5 s, before the worker abandons it.
+ */
+export function sendTimeoutMs(config: NotifierConfig): number {
+  const timeout = 'timeout' in config ? config.timeout : 10_000;
+  const interval = 'min_interval' in config ? config.min_interval : 0;
+  return 2 * timeout + interval + 5000;
 }
 
 /** `pacers` defaults to a new set shared by these channels; pass one to keep the pacing across a reload. */
@@ -20,7 +34,13 @@ export function createChannels(configs: Notifiers, deps: ChannelDeps): Map<strin
   for (const [name, config] of Object.entries(configs)) {
     const kind = kindOf(config);
     const notifier = scrubbed(kind.create(name, config, shared), kind.secrets(config));
-    channels.set(name, { notifier, groupWaitMs: config.group_wait, deadlineMs: config.deadline });
+    channels.set(name, {
+      notifier,
+      groupWaitMs: config.group_wait,
+      deadlineMs: config.deadline,
+      maxRetryAfterMs: config.max_retry_after,
+      sendTimeoutMs: sendTimeoutMs(config),
+    });
   }
   return channels;
 }

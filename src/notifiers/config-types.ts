@@ -16,4 +16,9 @@ export const commonKeys = {
   group_max_listed: z.number().int().min(1).max(40).default(10),
   /** After this long without a successful send the alert goes to the dead-letter list. */
   deadline: duration({ min: '1s' }).default(3_600_000),
+  /**
+   * The longest pause a receiver's Retry-After can impose (a `Retry-After: 3600` waits this long, then the alert
+   * is tried again). Never dead-letters anything by itself.
+   */
+  max_retry_after: duration({ max: '1h' }).default(60_000),
 };

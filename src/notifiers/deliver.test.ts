@@ -47,7 +47,7 @@ describe('deliver', () => {
     const outcome = await deliver(
       notifier,
       { kind: 'single', alert: testAlert() },
-      { attempts: 0, firstAt: 0 },
+      { attempts: 0, newestAt: 0 },
       policy,
       deps,
       new AbortController().signal,
@@ -85,7 +85,7 @@ describe('deliver', () => {
     const outcome = await deliver(
       failingWith(error),
       { kind: 'single', alert: testAlert() },
-      { attempts: 2, firstAt: 0 },
+      { attempts: 2, newestAt: 0 },
       policy,
       deps,
       new AbortController().signal,
@@ -95,13 +95,13 @@ describe('deliver', () => {
   });
 
   it('dead-letters after the deadline with a metric and an error log line', async () => {
-    const { deps, metrics, logs } = setup(599_000);
+    const { deps, metrics, logs } = setup(600_000);
     const error = new NotifyError('Slack answered HTTP 503', { retryable: true, reason: 'http_503' });
 
     const outcome = await deliver(
       failingWith(error),
       { kind: 'single', alert: testAlert() },
-      { attempts: 9, firstAt: 0 },
+      { attempts: 9, newestAt: 0 },
       policy,
       deps,
       new AbortController().signal,

@@ -3,15 +3,24 @@
 // the dead-letter decision, the metrics and the log lines. The delivery worker persists the decision in the
 // outbox and comes back when the next attempt is due, so a retry survives a restart and never blocks other
 // channels.
+//
+// A Retry-After is capped (max_retry_after) and only ever postpones: a delivery is dead-lettered for a retryable
+// failure only once it is older than its deadline when an attempt fails, never because the next attempt would
+// come after the deadline. A deferred send (the receiver is paused; nothing went out) is not an attempt at all.
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
+import { DEFAULT_MAX_RETRY_AFTER_MS } from './http-status.js';
 import { NotifyError, notificationAlerts, type Notification, type Notifier } from './notifier.js';
 
 export interface RetryPolicy {
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
-  /** From the first enqueue; after it the delivery is dead-lettered instead of retried. */
+  /** From the enqueue of a delivery; a failed attempt after it dead-letters the delivery instead of retrying. */
   readonly deadlineMs: number;
+  /** Cap on a receiver's Retry-After (max_retry_after), applied again here whatever the notifier did. */
+  readonly maxRetryAfterMs?: number;
+  /** Bound of one send, pacing included: a send still running after it is abandoned and retried. */
+  readonly sendTimeoutMs?: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -26,19 +35,28 @@ export interface DeliverDeps {
   readonly random: () => number;
   readonly logger: Logger;
   readonly metrics: Pick<Metrics, 'notifications' | 'deliveryLatency' | 'deadLetters'>;
+  /** A signal that aborts after ms (default AbortSignal.timeout); injected so tests decide when a send is late. */
+  readonly timeout?: (ms: number) => AbortSignal;
 }
 
 export interface AttemptState {
   /** Failed attempts so far. */
   readonly attempts: number;
-  /** When the oldest alert in the notification was enqueued for this channel. */
-  readonly firstAt: number;
+  /** When the newest delivery in the notification was enqueued: the group is dead only once every row is. */
+  readonly newestAt: number;
 }
 
 export type DeliveryOutcome =
   | { readonly kind: 'sent' }
-  | { readonly kind: 'retry'; readonly at: number; readonly reason: string }
+  | { readonly kind: 'retry'; readonly at: number; readonly reason: string; readonly pause?: Pause }
+  | { readonly kind: 'defer'; readonly at: number; readonly reason: string; readonly pause?: Pause }
   | { readonly kind: 'dead'; readonly reason: string };
+
+/** The receiver asked for a pause (Retry-After): how long it asked, and how long we wait (capped). */
+export interface Pause {
+  readonly askedMs: number;
+  readonly waitMs: number;
+}
 
 export async function deliver(
   notifier: Notifier,
@@ -52,23 +70,10 @@ export async function deliver(
   const log = deps.logger.child({ component: 'deliver', notifier: notifier.name, kind: notifier.kind });
   const fields = { alertIds: alerts.map((a) => a.id), rule: alerts[0]?.ruleId, attempt: state.attempts + 1 };
   try {
-    await notifier.send(notification, signal);
+    await boundedSend(notifier, notification, policy, deps, signal);
   } catch (thrown) {
-    const err = asNotifyError(thrown);
-    const now = deps.now();
-    const delay = Math.max(backoffMs(state.attempts, policy, deps.random), err.retryAfterMs ?? 0);
-    const labels = { notifier: notifier.name, reason: err.reason };
-    if (signal.aborted) return { kind: 'retry', at: now, reason: 'aborted' };
-    if (err.retryable && now + delay <= state.firstAt + policy.deadlineMs) {
-      deps.metrics.notifications.inc({ ...labels, outcome: 'retry' });
-      log.warn({ ...fields, err: errorFields(err), retryInMs: delay }, 'notification failed, will retry');
-      return { kind: 'retry', at: now + delay, reason: err.reason };
-    }
-    const reason = err.retryable ? `deadline exceeded (${err.reason})` : `permanent (${err.reason})`;
-    deps.metrics.notifications.inc({ ...labels, outcome: 'dead' });
-    deps.metrics.deadLetters.inc({ notifier: notifier.name });
-    log.error({ ...fields, err: errorFields(err), reason }, 'notification dead-lettered');
-    return { kind: 'dead', reason };
+    if (signal.aborted) return { kind: 'retry', at: deps.now(), reason: 'aborted' };
+    return failed(asNotifyError(thrown), { notifier, state, policy, deps, log, fields });
   }
   const now = deps.now();
   deps.metrics.notifications.inc({ notifier: notifier.name, outcome: 'sent', reason: '' });
@@ -79,6 +84,84 @@ export async function deliver(
   }
   log.info(fields, 'notification sent');
   return { kind: 'sent' };
+}
+
+interface FailureContext {
+  readonly notifier: Notifier;
+  readonly state: AttemptState;
+  readonly policy: RetryPolicy;
+  readonly deps: DeliverDeps;
+  readonly log: Logger;
+  readonly fields: Record<string, unknown>;
+}
+
+function failed(err: NotifyError, ctx: FailureContext): DeliveryOutcome {
+  const { notifier, state, policy, deps, log, fields } = ctx;
+  const now = deps.now();
+  const cap = policy.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+  const waitMs = err.retryAfterMs === undefined ? undefined : Math.min(Math.max(0, err.retryAfterMs), cap);
+  const pause = waitMs === undefined ? undefined : { askedMs: err.askedRetryAfterMs ?? waitMs, waitMs };
+  const labels = { notifier: notifier.name, reason: err.reason };
+  if (err.deferred && err.retryable) {
+    deps.metrics.notifications.inc({ ...labels, outcome: 'deferred' });
+    log.debug({ ...fields, reason: err.reason, retryInMs: waitMs }, 'notification postponed');
+    return { kind: 'defer', at: now + (waitMs ?? 0), reason: err.reason, ...(pause ? { pause } : {}) };
+  }
+  if (err.retryable && now < state.newestAt + policy.deadlineMs) {
+    const delay = Math.max(backoffMs(state.attempts, policy, deps.random), waitMs ?? 0);
+    deps.metrics.notifications.inc({ ...labels, outcome: 'retry' });
+    log.warn(
+      { ...fields, err: errorFields(err), retryInMs: delay, retryAfterMs: pause?.askedMs },
+      'notification failed, will retry',
+    );
+    return { kind: 'retry', at: now + delay, reason: err.reason, ...(pause ? { pause } : {}) };
+  }
+  const reason = err.retryable ? `deadline exceeded (${err.reason})` : `permanent (${err.reason})`;
+  deps.metrics.notifications.inc({ ...labels, outcome: 'dead' });
+  deps.metrics.deadLetters.inc({ notifier: notifier.name });
+  log.error({ ...fields, err: errorFields(err), reason }, 'notification dead-lettered');
+  return { kind: 'dead', reason };
+}
+
+/**
+ * The send, bounded by its own timeout and by the caller's abort: a notifier that ignores its signal (nodemailer
+ * has none) or a receiver that drips its answer cannot hold the channel's lane, nor a drain past its grace. What
+ * is still running then is abandoned; the retry may reach the receiver twice, which idempotency keys and
+ * Message-IDs make recognisable.
+ */
+async function boundedSend(
+  notifier: Notifier,
+  notification: Notification,
+  policy: RetryPolicy,
+  deps: DeliverDeps,
+  signal: AbortSignal,
+): Promise<void> {
+  const limitMs = policy.sendTimeoutMs;
+  const late = limitMs === undefined ? undefined : (deps.timeout ?? AbortSignal.timeout)(limitMs);
+  const both = late ? AbortSignal.any([signal, late]) : signal;
+  let onAbort: (() => void) | undefined;
+  const cut = new Promise<never>((_, reject) => {
+    onAbort = () =>
+      reject(
+        signal.aborted
+          ? new NotifyError(`send to notifier "${notifier.name}" aborted`, {
+              retryable: true,
+              reason: 'aborted',
+            })
+          : new NotifyError(
+              `notifier "${notifier.name}" did not finish a send within ${Math.round((limitMs ?? 0) / 1000)} s (its timeout plus pacing); will retry`,
+              { retryable: true, reason: 'send_timeout' },
+            ),
+      );
+    if (both.aborted) onAbort();
+    else both.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([notifier.send(notification, both), cut]);
+  } finally {
+    if (onAbort) both.removeEventListener('abort', onAbort);
+    cut.catch(() => undefined);
+  }
 }
 
 /** Exponential backoff with equal jitter: half the step fixed, half random, capped. */

@@ -2,17 +2,26 @@
 // group is due, or until poke() says new rows were committed. After a crash the pending rows are simply due
 // again: nothing undelivered is lost, nothing recorded as sent is repeated.
 //
-// Passes never overlap: the loop's, runOnce()'s and flush()'s each wait for the one before, so no row is read as
-// due by two passes and sent twice. drain() is the graceful stop: no new work is claimed, sends on the wire finish,
-// final flush passes send what is pending, all within a grace period; only a send still on the wire when the grace
-// is spent is aborted (its row stays pending for the next start). stop() is the hard stop: it aborts at once.
+// Channels are worked in lanes (delivery-pass.ts): a pass is synchronous up to the sends, starts a lane for each
+// channel with ready groups and none running, and never waits for a lane. A channel with a lane running is left
+// out of every other pass, so no row is read as due by two passes and sent twice, and a paused or slow channel
+// never delays another. drain() is the graceful stop: no new work is claimed, sends on the wire finish, final flush
+// passes send what is pending, all within a grace period; only a send still on the wire when the grace is spent
+// is aborted (its row stays pending for the next start). stop() is the hard stop: it aborts at once.
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Channel } from './channels.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './deliver.js';
-import { deliveryPass, groupWait, type PassContext, type PassSignals } from './delivery-pass.js';
+import {
+  deliveryPass,
+  groupWait,
+  heldChannels,
+  type PassContext,
+  type PassSignals,
+} from './delivery-pass.js';
 import { nextGroupReadyAt } from './group.js';
 import type { Outbox } from './outbox.js';
+import { createPauseBoard, type PauseBoard } from './pause-board.js';
 import type { Silence } from './schema.js';
 
 export interface DeliveryWorkerOptions {
@@ -28,6 +37,10 @@ export interface DeliveryWorkerOptions {
   readonly metrics: Pick<Metrics, 'notifications' | 'deliveryLatency' | 'deadLetters' | 'outboxDepth'>;
   /** Longest idle sleep between outbox scans (new rows also wake the worker through poke()). */
   readonly idleMs?: number;
+  /** Channels paused by a Retry-After; pass the app's board so a reload keeps it. */
+  readonly pauses?: PauseBoard;
+  /** A signal aborting after ms (default AbortSignal.timeout): the bound of one send. */
+  readonly timeout?: (ms: number) => AbortSignal;
 }
 
 export interface DrainOptions {
@@ -36,16 +49,19 @@ export interface DrainOptions {
 }
 
 export interface DeliveryWorker {
-  /** One pass, after any running pass: sends every ready group once. Resolves with the number of groups attempted. */
+  /**
+   * One pass: sends every ready group of the channels with no lane running, once. Resolves, when those sends have
+   * ended, with the number of groups attempted.
+   */
   runOnce(options?: { readonly ignoreGroupWait?: boolean }): Promise<number>;
   /** Runs passes until drain() or stop(); the returned promise settles when the loop has ended. */
   start(): Promise<void>;
   /** New rows were committed: wake up now instead of at the next scan. */
   poke(): void;
   /**
-   * Sends what is pending now, waiting groups included, for at most graceMs: waits for a running pass to end,
-   * then runs its own passes (never beside another) until no group is ready. A send of flush's own still on the
-   * wire at the deadline is aborted and stays pending.
+   * Sends what is pending now, waiting groups included, for at most graceMs: runs passes, and after each waits for
+   * a lane to end, until no lane runs and no group is ready. A send of flush's own still on the wire at the
+   * deadline is aborted and stays pending.
    */
   flush(graceMs: number): Promise<void>;
   /**
@@ -57,65 +73,87 @@ export interface DeliveryWorker {
   drain(graceMs: number, options?: DrainOptions): Promise<void>;
   /** Hard stop: aborts the sends in flight (they stay pending and are sent again) and ends the loop. */
   stop(): Promise<void>;
+  /** When the last pass ran (for /readyz: a worker that stops passing is stuck). */
+  lastPassAt(): number | undefined;
 }
 
-// Longer than 60 lines on purpose: the methods share the worker's three signals and its pass queue.
+// Longer than 60 lines on purpose: the methods share the worker's three signals and its lanes.
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+  let wake = new AbortController();
   const ctx: PassContext = {
     ...options,
     silences: options.silences ?? [],
     policy: { ...DEFAULT_RETRY_POLICY, ...options.retry },
     log: options.logger.child({ component: 'delivery' }),
+    pauses: options.pauses ?? createPauseBoard(),
+    lanes: new Map(),
+    laneEnded: () => wake.abort(),
   };
   const closing = new AbortController(); // drain() or stop(): claim no new work
   const aborter = new AbortController(); // stop(), or drain() past its grace: abort the sends in flight
   const loopSignals = { claim: AbortSignal.any([closing.signal, aborter.signal]), abort: aborter.signal };
-  const passes = passQueue(ctx);
-  let wake = new AbortController();
   let loop: Promise<void> | undefined;
+  let lastPassAt: number | undefined;
+  const pass = (ignoreGroupWait: boolean, signals: PassSignals) => {
+    lastPassAt = options.now();
+    return deliveryPass(ctx, ignoreGroupWait, signals);
+  };
 
   async function run(): Promise<void> {
     while (!closing.signal.aborted) {
-      // A fresh wake-up before the pass, so a poke() during the pass cuts the following sleep short.
+      // A fresh wake-up before the pass, so a poke() or a lane's end during the pass cuts the next sleep short.
       wake = new AbortController();
       const woken = AbortSignal.any([closing.signal, wake.signal]);
-      await passes.run(false, loopSignals).catch((err: unknown) => {
+      const idleMs = options.idleMs ?? 5000;
+      let waitMs = idleMs;
+      try {
+        pass(false, loopSignals);
+        waitMs = nextWakeIn(ctx, idleMs);
+      } catch (err) {
+        // A failing store is not retried in a tight loop: the next try is after the idle wait.
         ctx.log.error({ err }, 'delivery pass failed');
-      });
+      }
       if (closing.signal.aborted) break;
-      await options.sleep(nextWakeIn(ctx, options.idleMs ?? 5000), woken).catch(() => undefined);
+      await options.sleep(waitMs, woken).catch(() => undefined);
     }
   }
 
-  /** Flush passes until no group is ready or the claim is withdrawn. */
+  /** Passes until no lane runs and no group is ready, or the claim is withdrawn. */
   async function flushPasses(signals: PassSignals): Promise<void> {
-    while ((await passes.run(true, signals)) > 0 && !signals.claim.aborted);
+    while (!signals.claim.aborted) {
+      const { attempted } = pass(true, signals);
+      if (attempted === 0 && ctx.lanes.size === 0) break;
+      await Promise.race([...ctx.lanes.values(), aborted(signals.claim)]);
+    }
   }
 
   async function stop(): Promise<void> {
     closing.abort();
     aborter.abort();
     await loop;
-    await passes.idle();
+    await lanesIdle(ctx);
   }
 
   return {
-    runOnce: (pass) => passes.run(pass?.ignoreGroupWait ?? false, loopSignals),
+    async runOnce(runOptions) {
+      const result = pass(runOptions?.ignoreGroupWait ?? false, loopSignals);
+      await result.done;
+      return result.attempted;
+    },
     start: () => (loop ??= run()),
     poke: () => wake.abort(),
     flush: (graceMs) =>
       withDeadline(graceMs, options.sleep, async (deadline) => {
         const abort = AbortSignal.any([deadline, aborter.signal]);
         const claim = AbortSignal.any([abort, closing.signal]);
-        // Bounded even while queued behind the loop's pass: that pass goes on; this one then does nothing.
-        await Promise.race([flushPasses({ claim, abort }), aborted(claim)]);
+        await flushPasses({ claim, abort });
       }),
     async drain(graceMs, drainOptions = {}) {
       closing.abort();
       try {
         await withDeadline(graceMs, options.sleep, async (deadline) => {
           deadline.addEventListener('abort', () => aborter.abort(), { once: true });
-          await passes.idle();
+          await lanesIdle(ctx);
           if (drainOptions.flush ?? true) await flushPasses({ claim: aborter.signal, abort: aborter.signal });
         });
       } finally {
@@ -123,21 +161,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       }
     },
     stop,
+    lastPassAt: () => lastPassAt,
   };
 }
 
-/** Runs passes one at a time, each once the one before has settled. */
-function passQueue(ctx: PassContext) {
-  let last: Promise<unknown> = Promise.resolve();
-  return {
-    run(ignoreGroupWait: boolean, signals: PassSignals): Promise<number> {
-      const pass = last.then(() => deliveryPass(ctx, ignoreGroupWait, signals));
-      last = pass.catch(() => undefined);
-      return pass;
-    },
-    /** Settles when every pass queued so far has. */
-    idle: () => last.then(() => undefined),
-  };
+/** Settles when no lane runs (lanes started meanwhile included). */
+async function lanesIdle(ctx: PassContext): Promise<void> {
+  while (ctx.lanes.size > 0) await Promise.all(ctx.lanes.values());
 }
 
 /** Runs fn with a signal that aborts after graceMs (never for Infinity); the timer ends with fn. */
@@ -169,12 +199,19 @@ function aborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
-/** Milliseconds until the next retry or waiting group is due, at most idleMs. */
+/**
+ * Milliseconds until the next retry, waiting group or pause end is due, at most idleMs. Rows of channels with a
+ * lane running do not count (that lane's end wakes the worker), nor do those of paused channels (their pause end
+ * does).
+ */
 function nextWakeIn(ctx: PassContext, idleMs: number): number {
   const now = ctx.now();
-  const pending = ctx.outbox.due(now);
+  const pending = ctx.outbox.due(now, 500, heldChannels(ctx, now));
+  if (pending.some((row) => row.attempts > 0)) return 0;
   const groupAt = nextGroupReadyAt(pending, groupWait(ctx, false));
-  const dueAt = pending.length > 0 && groupAt === undefined ? now : ctx.outbox.nextDueAt();
-  const candidates = [groupAt, dueAt].filter((t): t is number => t !== undefined && t > now);
-  return Math.min(idleMs, ...candidates.map((t) => t - now));
+  const pauseEnds = ctx.pauses.list().map((p) => p.until);
+  const candidates = [groupAt, ctx.outbox.nextDueAt(now), ...pauseEnds].filter(
+    (t): t is number => t !== undefined && t > now,
+  );
+  return Math.max(0, Math.min(idleMs, ...candidates.map((t) => t - now)));
 }

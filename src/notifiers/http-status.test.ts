@@ -14,6 +14,7 @@ describe('checkHttpStatus', () => {
     [400, '5', { retryable: false, retryAfterMs: undefined, reason: 'http_400' }],
     [404, undefined, { retryable: false, reason: 'http_404' }],
     [301, undefined, { retryable: false, reason: 'http_301' }],
+    [429, '3600', { retryable: true, retryAfterMs: 60_000, askedRetryAfterMs: 3_600_000 }],
   ])('HTTP %i (Retry-After %j)', (status, retryAfter, expected) => {
     const thrown = (() => {
       try {
@@ -37,6 +38,14 @@ describe('parseRetryAfter', () => {
     ['1.5', 1500],
     ['soon', undefined],
     ['Wed, 31 Dec 2025 23:00:00 GMT', 0],
+    [' 120 ', 120_000],
+    ['-5', undefined],
+    ['3600, 60', undefined],
+    ['1e3', undefined],
+    ['99999999999999999999999', 86_400_000],
+    ['Thu, 01 Jan 2026 02:00:00 GMT', 7_200_000],
+    ['Fri, 99 Foo 2026 25:00:00 GMT', undefined],
+    ['x'.repeat(10_000), undefined],
   ])('%j → %j', (value, expected) => {
     expect(parseRetryAfter(value, NOW)).toBe(expected);
   });
@@ -51,5 +60,31 @@ describe('errorCode', () => {
     expect(errorCode(nested)).toBe('ECONNREFUSED');
     expect(errorCode(Object.assign(new Error('x'), { code: 'has spaces https://x' }))).toBe('UNKNOWN');
     expect(errorCode('not an error')).toBe('UNKNOWN');
+  });
+});
+
+describe('every non-2xx status says what happened and what to do', () => {
+  it.each([
+    [307, /redirects, and redirects are not followed \(permanent; set the final URL/],
+    [301, /redirects/],
+    [401, /refused our credentials/],
+    [404, /webhook was removed or the URL is wrong/],
+    [410, /webhook was removed/],
+    [413, /message size/],
+    [429, /rate limited/],
+    [503, /server error\); will retry/],
+    [418, /rejected the request \(permanent/],
+    [999, /not a valid HTTP status/],
+    [102, /informational/],
+  ])('HTTP %i', (status, pattern) => {
+    let message = '';
+    try {
+      checkHttpStatus('Slack webhook of notifier "ops"', status, null, NOW);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+
+    expect(message).toMatch(new RegExp(`^Slack webhook of notifier "ops" answered HTTP ${status}: `));
+    expect(message).toMatch(pattern);
   });
 });

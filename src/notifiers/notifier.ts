@@ -17,8 +17,15 @@ export interface Notifier {
 
 export interface NotifyErrorOptions {
   readonly retryable: boolean;
-  /** The receiver asked us to wait (Retry-After); the retry loop waits at least this long. */
+  /** The receiver asked us to wait (Retry-After, already capped by max_retry_after); the retry waits this long. */
   readonly retryAfterMs?: number;
+  /** The Retry-After the receiver asked for before the cap, for logs and the self-monitoring alert. */
+  readonly askedRetryAfterMs?: number;
+  /**
+   * Nothing was sent (the receiver is paused by an earlier Retry-After): the delivery is postponed to
+   * retryAfterMs from now without counting as an attempt, and never dead-lettered for it.
+   */
+  readonly deferred?: boolean;
   /** Short machine-readable reason for metrics and logs: `http_429`, `http_500`, `network`, `smtp_451`… */
   readonly reason: string;
 }
@@ -30,6 +37,8 @@ export interface NotifyErrorOptions {
 export class NotifyError extends Error {
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
+  readonly askedRetryAfterMs: number | undefined;
+  readonly deferred: boolean;
   readonly reason: string;
 
   constructor(message: string, options: NotifyErrorOptions) {
@@ -37,6 +46,8 @@ export class NotifyError extends Error {
     this.name = 'NotifyError';
     this.retryable = options.retryable;
     this.retryAfterMs = options.retryAfterMs;
+    this.askedRetryAfterMs = options.askedRetryAfterMs ?? options.retryAfterMs;
+    this.deferred = options.deferred ?? false;
     this.reason = options.reason;
   }
 }

@@ -27,17 +27,21 @@ export interface DeadLetter {
 export interface Outbox {
   /** Synchronous; safe inside store.transaction(). Enqueuing the same alert id and channel twice is a no-op. */
   enqueue(alert: Alert, channels: readonly string[]): void;
-  /** Pending deliveries whose next attempt is due, oldest first. */
-  due(now: number, limit?: number): DeliveryRow[];
-  /** Earliest next attempt among pending deliveries, if any. */
-  nextDueAt(): number | undefined;
+  /** Pending deliveries whose next attempt is due, oldest first; none of the `except` channels (busy lanes). */
+  due(now: number, limit?: number, except?: ReadonlySet<string>): DeliveryRow[];
+  /** Earliest next attempt among pending deliveries (only those after `after`, when given), if any. */
+  nextDueAt(after?: number): number | undefined;
   markSent(alertIds: readonly string[], channel: string, now: number): void;
   markSilenced(alertIds: readonly string[], channel: string, now: number): void;
   reschedule(alertIds: readonly string[], channel: string, nextAt: number, error: string): void;
+  /** Moves the next attempt without counting one (nothing was sent: the receiver is paused). */
+  postpone(alertIds: readonly string[], channel: string, nextAt: number, reason: string): void;
+  /** Moves every pending delivery of a paused channel due before `until` to `until`; returns how many. */
+  postponeChannel(channel: string, until: number): number;
   deadLetter(alertIds: readonly string[], channel: string, now: number, reason: string): void;
   deadLetters(limit?: number): DeadLetter[];
   status(alertId: string, channel: string): DeliveryStatus | undefined;
-  /** Pending deliveries per channel (for the outbox_depth gauge). */
+  /** Pending deliveries per channel, whatever their next attempt (for the outbox_depth gauge). */
   depth(): Map<string, number>;
 }
 
@@ -73,12 +77,19 @@ export function createOutbox(store: StateStore, clock: () => number): Outbox {
   );
   const selectDue = db.prepare(`SELECT a.alert_json, d.channel, d.attempts, d.created_at, d.next_at
     FROM outbox_delivery d JOIN outbox_alert a ON a.id = d.alert_id
-    WHERE d.status = 'pending' AND d.next_at <= ? ORDER BY d.created_at, d.rowid LIMIT ?`);
+    WHERE d.status = 'pending' AND d.next_at <= ? AND d.channel NOT IN (SELECT value FROM json_each(?))
+    ORDER BY d.created_at, d.rowid LIMIT ?`);
   const finish = db.prepare(
     'UPDATE outbox_delivery SET status = ?, done_at = ?, last_error = coalesce(?, last_error) WHERE alert_id = ? AND channel = ? AND status = ?',
   );
   const retry = db.prepare(
     "UPDATE outbox_delivery SET attempts = attempts + 1, next_at = ?, last_error = ? WHERE alert_id = ? AND channel = ? AND status = 'pending'",
+  );
+  const postpone = db.prepare(
+    "UPDATE outbox_delivery SET next_at = ?, last_error = ? WHERE alert_id = ? AND channel = ? AND status = 'pending'",
+  );
+  const postponeAll = db.prepare(
+    "UPDATE outbox_delivery SET next_at = ? WHERE channel = ? AND status = 'pending' AND next_at < ?",
   );
   const update = (ids: readonly string[], fn: (id: string) => void) =>
     store.transaction(() => ids.forEach(fn));
@@ -88,13 +99,12 @@ export function createOutbox(store: StateStore, clock: () => number): Outbox {
       insertAlert.run(alert.id, JSON.stringify(alert), now);
       for (const channel of new Set(channels)) insertDelivery.run(alert.id, channel, alert.ruleId, now, now);
     },
-    due: (now, limit = 500) => (selectDue.all(now, limit) as Row[]).map(toDeliveryRow),
-    nextDueAt() {
+    due: (now, limit = 500, except = new Set()) =>
+      (selectDue.all(now, JSON.stringify([...except]), limit) as Row[]).map(toDeliveryRow),
+    nextDueAt(after = -Infinity) {
       const row = db
-        .prepare("SELECT min(next_at) AS at FROM outbox_delivery WHERE status = 'pending'")
-        .get() as {
-        at: number | null;
-      };
+        .prepare("SELECT min(next_at) AS at FROM outbox_delivery WHERE status = 'pending' AND next_at > ?")
+        .get(Number.isFinite(after) ? after : Number.MIN_SAFE_INTEGER) as { at: number | null };
       return row.at ?? undefined;
     },
     markSent: (ids, channel, now) =>
@@ -102,6 +112,9 @@ export function createOutbox(store: StateStore, clock: () => number): Outbox {
     markSilenced: (ids, channel, now) =>
       update(ids, (id) => finish.run('silenced', now, null, id, channel, 'pending')),
     reschedule: (ids, channel, nextAt, error) => update(ids, (id) => retry.run(nextAt, error, id, channel)),
+    postpone: (ids, channel, nextAt, reason) =>
+      update(ids, (id) => postpone.run(nextAt, reason, id, channel)),
+    postponeChannel: (channel, until) => postponeAll.run(until, channel, until).changes,
     deadLetter: (ids, channel, now, reason) =>
       update(ids, (id) => {
         db.prepare(

@@ -46,6 +46,7 @@ const HTTP_FAILURES: [string, SinkResponse][] = [
   ['400 echoing the request', { status: 400, body: `invalid_payload ${SECRET}` }],
   ['401', { status: 401 }],
   ['404', { status: 404, body: 'no_service' }],
+  ['307 to another origin', { status: 307, headers: { location: `http://127.0.0.1:9/${SECRET}` } }],
   ['reset connection', { status: 200, reset: true }],
 ];
 
@@ -142,10 +143,11 @@ describe('secret-leak contract', () => {
       () => undefined,
       (e: unknown) => e,
     );
+    clock.advance(3_600_000); // past any Retry-After pause of the first send
     const outcome = await deliver(
       notifier,
       notification,
-      { attempts: 0, firstAt: 0 },
+      { attempts: 0, newestAt: 0 },
       { baseDelayMs: 1, maxDelayMs: 1, deadlineMs: 0 },
       deps,
       new AbortController().signal,

@@ -9,6 +9,8 @@ export const alertmanager: NotifierKind<AlertmanagerConfig> = {
   secrets: (config) => [config.url, ...(config.bearer_token ? [config.bearer_token] : [])],
   create(name, config, deps): Notifier {
     const url = `${config.url.replace(/\/+$/, '')}/api/v2/alerts`;
+    // Keyed by the URL: notifiers on one receiver share its Retry-After pause; other receivers never wait for it.
+    const pacer = deps.pacers.pacer(url, 0);
     const auth: Record<string, string> = config.bearer_token
       ? { authorization: `Bearer ${config.bearer_token}` }
       : {};
@@ -25,6 +27,8 @@ export const alertmanager: NotifierKind<AlertmanagerConfig> = {
           timeoutMs: config.timeout,
           signal,
           now: deps.now,
+          pacer,
+          maxRetryAfterMs: config.max_retry_after,
         });
       },
     };

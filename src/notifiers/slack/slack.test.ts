@@ -148,7 +148,9 @@ describe('slack notifier against a Slack-like webhook server', () => {
         (e: unknown) => e,
       );
 
-    const results = [await send(), await send(), await send(), await send()];
+    const limited = await send();
+    clock.advance(5000); // the 429's Retry-After
+    const results = [limited, await send(), await send(), await send()];
 
     expect(results[0]).toMatchObject({ retryable: true, retryAfterMs: 5000, reason: 'http_429' });
     expect(results[1]).toMatchObject({ retryable: true, reason: 'http_500' });
@@ -243,10 +245,14 @@ describe('slack pacing is per webhook, across notifiers', () => {
     const channels = channelsFor({ a: hook, b: hook }, clock);
     const limited = await send(channels, 'a')?.catch((e: unknown) => e);
 
+    const held = await send(channels, 'b')?.catch((e: unknown) => e);
+    clock.advance(5000);
     await send(channels, 'b');
 
     expect(limited).toMatchObject({ reason: 'http_429', retryAfterMs: 5000 });
-    expect(clock.sleeps).toEqual([5000]);
+    // Not slept through: deferred at once, so the delivery lane is free; nothing reached the webhook meanwhile.
+    expect(held).toMatchObject({ deferred: true, reason: 'paused', retryAfterMs: 5000 });
+    expect(sink.requests).toHaveLength(2);
     expect(sink.accepted()).toHaveLength(1);
   });
 

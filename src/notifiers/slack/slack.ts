@@ -20,9 +20,11 @@ export const slack: NotifierKind<SlackConfig> = {
       async send(notification, signal) {
         await pacer.wait(signal);
         let response: Awaited<ReturnType<FetchFunction>> | undefined;
+        // redirect: 'manual', so a 3xx is an answer we can name (the library's 'error' makes it a bare network
+        // failure), and the message is never carried to the redirect's origin.
         const fetchWithSignal: FetchFunction = async (url, init) => {
           const signals = [signal, init?.signal].filter((s): s is AbortSignal => s !== undefined);
-          response = await fetch(url, { ...init, signal: AbortSignal.any(signals) });
+          response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.any(signals) });
           return response;
         };
         const hook = new IncomingWebhook(config.webhook_url, {
@@ -37,10 +39,10 @@ export const slack: NotifierKind<SlackConfig> = {
           if (!(err instanceof IncomingWebhookHTTPError) || !response) throw networkError(what, err);
           const retryAfter = response.headers.get('retry-after');
           try {
-            checkHttpStatus(what, err.statusCode, retryAfter, deps.now());
+            checkHttpStatus(what, err.statusCode, retryAfter, deps.now(), config.max_retry_after);
           } catch (classified) {
             if (classified instanceof NotifyError && classified.retryAfterMs)
-              pacer.pause(classified.retryAfterMs);
+              pacer.pause(classified.retryAfterMs, classified.askedRetryAfterMs);
             throw withSlackCode(classified, slackErrorCode(err.body));
           }
         }
@@ -57,9 +59,5 @@ function slackErrorCode(body: string): string | undefined {
 
 function withSlackCode(err: unknown, code: string | undefined): unknown {
   if (!(err instanceof NotifyError) || !code) return err;
-  return new NotifyError(`${err.message}: ${code}`, {
-    retryable: err.retryable,
-    retryAfterMs: err.retryAfterMs,
-    reason: err.reason,
-  });
+  return new NotifyError(`${err.message} (Slack said: ${code})`, err);
 }

@@ -8,6 +8,8 @@ export const webhook: NotifierKind<WebhookConfig> = {
   config: WebhookConfig,
   secrets: (config) => [config.url, config.signing_key],
   create(name, config, deps): Notifier {
+    // Keyed by the URL: notifiers on one receiver share its Retry-After pause; other receivers never wait for it.
+    const pacer = deps.pacers.pacer(config.url, 0);
     return {
       name,
       kind: 'webhook',
@@ -23,6 +25,8 @@ export const webhook: NotifierKind<WebhookConfig> = {
           timeoutMs: config.timeout,
           signal,
           now: deps.now,
+          pacer,
+          maxRetryAfterMs: config.max_retry_after,
         });
       },
     };
