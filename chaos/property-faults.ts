@@ -12,9 +12,9 @@ import {
   HEAP_BOUND_MIB,
   HEALTHZ_BOUND_MS,
   RSS_BOUND_MIB,
-  channelTally,
 } from '../test/helpers/faults/fault-invariants.js';
 import { FAULT_KINDS } from '../test/helpers/faults/fault-plan.js';
+import { alertTally } from '../test/helpers/faults/alert-tally.js';
 import { checkFaultProperty, seedFromEnv, type FaultRun } from '../test/helpers/faults/fault-property.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
 
@@ -30,11 +30,11 @@ function max(runs: readonly FaultRun[], of: (run: FaultRun) => number): number {
 
 function deliveryTotals(run: FaultRun): { lost: number; duplicates: number; unexpected: number } {
   const { expected, channels } = run.result.observations;
-  const tallies = channels.map((c) => channelTally(expected, c));
+  const tallies = channels.map((c) => alertTally(expected, c.bodies));
   return {
     lost: tallies.reduce((n, t) => n + t.lost.length, 0),
-    duplicates: tallies.reduce((n, t) => n + t.duplicates, 0),
-    unexpected: tallies.reduce((n, t) => n + t.unexpected.length, 0),
+    duplicates: tallies.reduce((n, t) => n + t.duplicates.length, 0),
+    unexpected: tallies.reduce((n, t) => n + t.unexpected.length + t.stray, 0),
   };
 }
 

@@ -1,6 +1,6 @@
 // The invariants a fault run must hold, checked on what the run observed. Each returns the violations in words,
 // so a failing property names what broke.
-import { receivedMarkers, tally, type Tally } from '../../../chaos/lib/markers.js';
+import { alertTally } from './alert-tally.js';
 import type { LivenessReport } from './liveness-probe.js';
 
 /**
@@ -33,18 +33,14 @@ export interface FaultObservations {
   readonly liveness: LivenessReport;
 }
 
-export function channelTally(expected: ReadonlySet<string>, channel: ChannelDeliveries): Tally {
-  return tally(expected, receivedMarkers(channel.bodies));
-}
-
 function deliveryViolations(expected: ReadonlySet<string>, channel: ChannelDeliveries): string[] {
-  const t = channelTally(expected, channel);
+  const t = alertTally(expected, channel.bodies);
   const out: string[] = [];
   if (t.lost.length) out.push(`${channel.name}: ${t.lost.length} lost (${t.lost.slice(0, 5).join(' ')})`);
-  if (t.duplicates) out.push(`${channel.name}: ${t.duplicates} duplicate deliveries`);
+  if (t.duplicates.length)
+    out.push(`${channel.name}: alerts delivered twice or more: ${t.duplicates.slice(0, 5).join(' ')}`);
   if (t.unexpected.length) out.push(`${channel.name}: unexpected alerts ${t.unexpected.join(' ')}`);
-  const stray = channel.bodies.filter((b) => !/chaos-marker-\d+/.test(b)).length;
-  if (stray) out.push(`${channel.name}: ${stray} messages that are no marker's alert`);
+  if (t.stray) out.push(`${channel.name}: ${t.stray} messages that are no marker's alert`);
   return out;
 }
 

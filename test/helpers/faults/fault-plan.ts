@@ -155,7 +155,7 @@ function smtpFault(kind: FaultKind): fc.Arbitrary<SmtpFault> | undefined {
 }
 
 /** A cycle of faults drawn from the enabled kinds, with clean answers mixed in (so some requests get through). */
-function cycle<T>(
+function cycle<T extends { readonly kind: string }>(
   kinds: readonly FaultKind[],
   pick: (kind: FaultKind) => fc.Arbitrary<T> | undefined,
   none: T,
@@ -163,7 +163,9 @@ function cycle<T>(
 ): fc.Arbitrary<T[]> {
   const choices = kinds.map(pick).filter((a): a is fc.Arbitrary<T> => a !== undefined);
   const one = choices.length === 0 ? fc.constant(none) : fc.oneof(fc.constant(none), ...choices);
-  return fc.array(one, { minLength: 1, maxLength });
+  const plans = fc.array(one, { minLength: 1, maxLength });
+  // A plan with kinds enabled injects at least one fault, or the run would prove nothing.
+  return choices.length === 0 ? plans : plans.filter((p) => p.some((f) => f.kind !== 'none'));
 }
 
 /** The arbitrary of fault plans using only `kinds` (default: every kind). */

@@ -8,15 +8,11 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { spawnSentinel, until } from '../../../bench/lib/daemon-process.js';
 import { sentinelDir } from '../../../bench/lib/sentinel-config.js';
-import { expectedMarkers, injectMarker, markerRules, markersOf } from '../../../chaos/lib/markers.js';
+import { expectedMarkers, injectMarker } from '../../../chaos/lib/markers.js';
 import { startLivingLedger } from '../../../src/simulator/living-ledger-server.js';
 import { startHttpSink } from '../http-sink.js';
-import {
-  channelTally,
-  faultViolations,
-  type ChannelDeliveries,
-  type FaultObservations,
-} from './fault-invariants.js';
+import { alertsOf, alertTally, faultRules } from './alert-tally.js';
+import { faultViolations, type ChannelDeliveries, type FaultObservations } from './fault-invariants.js';
 import type { FaultPlan } from './fault-plan.js';
 import { startHostileQueryService } from './hostile-query-service.js';
 import { startHostileSlack } from './hostile-slack.js';
@@ -78,7 +74,7 @@ export async function runFaultWorld(plan: FaultPlan, options: FaultWorldOptions)
     ledgerExtra: '  timeouts: { connect: 1s, headers: 1s, body: 2s }',
     notifiers: notifiers(slack.webhookUrl, smtp.port, `${hook.origin}/hook`),
   });
-  dir.writeRule('marker.yaml', markerRules(options.markers, ['ops-slack', 'ops-mail', 'ops-hook']));
+  dir.writeRule('marker.yaml', faultRules(options.markers, ['ops-slack', 'ops-mail', 'ops-hook']));
   const daemon = spawnSentinel(['run', '--config', dir.configPath], { compiled: options.compiled });
   const logFile = join(tmpdir(), `${basename(dir.dir)}.log`);
   try {
@@ -95,7 +91,7 @@ export async function runFaultWorld(plan: FaultPlan, options: FaultWorldOptions)
       { name: 'webhook', bodies: hookArrivals.map((a) => a.body) },
     ];
     const expected = expectedMarkers(ledger.ledger);
-    const complete = () => channels().every((c) => channelTally(expected, c).lost.length === 0);
+    const complete = () => channels().every((c) => alertTally(expected, c.bodies).lost.length === 0);
     if (await until(complete, options.settleMs, 250))
       await new Promise((r) => setTimeout(r, DUPLICATE_GRACE_MS));
     const observations: FaultObservations = {
@@ -148,7 +144,7 @@ function cleanLatencies(
 ): Map<string, number | undefined> {
   const latency = new Map<string, number | undefined>();
   for (const [marker, at] of injectedAt) {
-    const first = arrivals.find((a) => markersOf(a.body).has(marker));
+    const first = arrivals.find((a) => [...alertsOf(a.body)].some((k) => k.startsWith(`${marker}@`)));
     latency.set(marker, first === undefined ? undefined : first.at - at);
   }
   return latency;

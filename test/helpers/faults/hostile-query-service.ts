@@ -19,7 +19,7 @@ export interface HostileQueryService {
   readonly url: string;
   /** Faults applied, by kind. */
   stats(): Record<string, number>;
-  /** From now on every request passes through untouched (endless links end). */
+  /** From now on every request passes through untouched, except an endless chain already started. */
   heal(): void;
   close(): Promise<void>;
 }
@@ -101,6 +101,9 @@ export async function startHostileQueryService(options: HostileQueryOptions): Pr
   function freshLink(url: URL, records: unknown[]): string {
     const next = new URL(url.pathname + url.search, base);
     state.endlessSerial += 1;
+    const bounds = next.searchParams.getAll('timestamp').filter((t) => !t.startsWith('lt:'));
+    next.searchParams.delete('timestamp');
+    for (const bound of bounds) next.searchParams.append('timestamp', bound);
     next.searchParams.append('timestamp', `lt:${9_999_999_999 - state.endlessSerial}.000000000`);
     const link = `${next.pathname}${next.search}`;
     if (endless.size >= MAX_ENDLESS_LINKS) endless.delete(endless.keys().next().value as string);
@@ -178,10 +181,9 @@ export async function startHostileQueryService(options: HostileQueryOptions): Pr
     const chained = endless.get(`${url.pathname}${url.search}`);
     if (chained) {
       counts['endless hop'] = (counts['endless hop'] ?? 0) + 1;
-      const next = state.healed ? null : freshLink(url, chained);
-      const body = Buffer.from(
-        stringify({ transactions: state.healed ? [] : chained, links: { next } }) ?? '',
-      );
+      // A chain once started never ends, healed or not: only the daemon can stop following it.
+      const next = freshLink(url, chained);
+      const body = Buffer.from(stringify({ transactions: chained, links: { next } }) ?? '');
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
       return void res.end(body);
     }
