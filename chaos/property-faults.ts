@@ -52,8 +52,8 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
     seed,
     ...(path === undefined ? {} : { path }),
     world: ctx.quick
-      ? { markers: 8, durationMs: 6_000, faultShare: 0.7, settleMs: 25_000 }
-      : { markers: 24, durationMs: 20_000, faultShare: 0.75, settleMs: 40_000 },
+      ? { markers: 8, durationMs: 6_000, faultShare: 0.7, settleMs: 40_000 }
+      : { markers: 24, durationMs: 20_000, faultShare: 0.75, settleMs: 60_000 },
     log: ctx.log,
     collectAll: true,
   });

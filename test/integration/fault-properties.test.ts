@@ -7,14 +7,22 @@ import { type FaultKind } from '../helpers/faults/fault-plan.js';
 import { checkFaultProperty, seedFromEnv } from '../helpers/faults/fault-property.js';
 
 /**
- * The fault kinds the short run draws from. A kind is listed once the daemon survives it; the others are
- * exercised by chaos scenario 15 until then. Every kind of FAULT_KINDS belongs here in the end.
+ * The fault kinds the short run draws from: the ones the daemon survives today. Each kind left out fails an
+ * invariant on this branch (docs/reliability.md, "Fault properties"); add it here once its fix is in, until
+ * this list equals FAULT_KINDS. Chaos scenario 15 always draws from every kind.
  */
 const SHORT_RUN_KINDS: readonly FaultKind[] = [
   'delay',
   'reset',
+  'status',
   'duplicate',
+  'reorder',
+  'malformed',
+  // 'trickle': a body trickled slower than the idle timeout never times out, and the round waits for it.
+  // 'future': a far-future record moves the head, and every cursor with it.
+  // 'endless': an endless links.next chain is followed forever, and the round waits for it.
   'slack-delay',
+  // 'slack-status': a huge Retry-After (3600 s or more) dead-letters the alert at once.
   'slack-reset',
   'smtp-delay',
   'smtp-tempfail',
@@ -35,7 +43,7 @@ describe('the daemon against a hostile world (short run)', () => {
       numRuns: RUNS,
       seed,
       ...(path === undefined ? {} : { path }),
-      world: { markers: 8, durationMs: 6_000, faultShare: 0.7, settleMs: 25_000 },
+      world: { markers: 8, durationMs: 6_000, faultShare: 0.7, settleMs: 40_000 },
       log: (line) => lines.push(line),
     });
 

@@ -56,7 +56,7 @@ export type SmtpFault =
   | { readonly kind: 'disconnect' };
 
 export interface FaultPlan {
-  /** Played in a cycle, one per query-service request of a faulted stream, until the world heals. */
+  /** Played in a cycle, one per query-service request of a faulted stream, until the world heals (at least once through). */
   readonly query: readonly QueryFault[];
   /** One per Slack request, in a cycle, until the world heals. */
   readonly slack: readonly SlackFault[];
@@ -171,9 +171,9 @@ function cycle<T extends { readonly kind: string }>(
 /** The arbitrary of fault plans using only `kinds` (default: every kind). */
 export function faultPlan(kinds: readonly FaultKind[] = FAULT_KINDS): fc.Arbitrary<FaultPlan> {
   return fc.record({
-    query: cycle(kinds, queryFault, { kind: 'none' } as QueryFault, 16),
-    slack: cycle(kinds, slackFault, { kind: 'none' } as SlackFault, 8),
-    smtp: cycle(kinds, smtpFault, { kind: 'none' } as SmtpFault, 8),
+    query: cycle(kinds, queryFault, { kind: 'none' } as QueryFault, 12),
+    slack: cycle(kinds, slackFault, { kind: 'none' } as SlackFault, 6),
+    smtp: cycle(kinds, smtpFault, { kind: 'none' } as SmtpFault, 6),
     ledgerSeed: fc.nat(),
   });
 }

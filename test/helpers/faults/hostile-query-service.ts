@@ -19,7 +19,7 @@ export interface HostileQueryService {
   readonly url: string;
   /** Faults applied, by kind. */
   stats(): Record<string, number>;
-  /** From now on every request passes through untouched, except an endless chain already started. */
+  /** Once the plan has played through, every request passes untouched (an endless chain already started goes on). */
   heal(): void;
   close(): Promise<void>;
 }
@@ -96,6 +96,8 @@ export async function startHostileQueryService(options: HostileQueryOptions): Pr
     endlessSerial: 0,
     template: undefined as JsonRecord | undefined,
   };
+  /** Healed once asked to and once every fault of the plan has been played (so each drawn fault is felt). */
+  const healed = () => state.healed && state.requests >= options.plan.length;
 
   /** A fresh next link that looks like ordinary pagination: the same query with a lower upper bound. */
   function freshLink(url: URL, records: unknown[]): string {
@@ -188,8 +190,7 @@ export async function startHostileQueryService(options: HostileQueryOptions): Pr
       return void res.end(body);
     }
     const account = accountOf(url);
-    if (!state.healed && account !== undefined && options.faulted.has(account))
-      return faulted(url, res, account);
+    if (!healed() && account !== undefined && options.faulted.has(account)) return faulted(url, res, account);
     const up = await fetchUpstream(base, url.pathname + url.search);
     if (up.status === 200 && url.pathname.endsWith('/transactions'))
       remember(page(up.body)?.transactions ?? []);

@@ -1,5 +1,6 @@
 // A Slack-like incoming webhook that plays a fault plan until heal(): slow answers, 429/5xx with any Retry-After,
-// and connections reset without an answer. A message counts as delivered only when it was answered 200.
+// and connections reset without an answer; heal() takes effect once the plan has played through. A message
+// counts as delivered only when it was answered 200.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { retryAfterHeader, type SlackFault } from './fault-plan.js';
@@ -28,6 +29,8 @@ export async function startHostileSlack(
 ): Promise<HostileSlack> {
   const log: HostileSlackEntry[] = [];
   const state = { healed: false, requests: 0 };
+  /** Healed once asked to and once every fault of the plan has been played (so each drawn fault is felt). */
+  const healed = () => state.healed && state.requests >= plan.length;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -37,7 +40,7 @@ export async function startHostileSlack(
     });
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const fault = state.healed
+      const fault = healed()
         ? { kind: 'none' as const }
         : (plan[state.requests++ % plan.length] ?? { kind: 'none' as const });
       const answer = (status: number, headers: Record<string, string>, text: string) => {

@@ -1,6 +1,6 @@
 // A real SMTP server (smtp-server) on 127.0.0.1 that plays a fault plan until heal(): connections refused with
-// 421, messages refused at DATA with a temporary code, slow answers. A message counts as delivered only when
-// the server accepted it.
+// 421, messages refused at DATA with a temporary code, slow answers; heal() takes effect once the plan has played
+// through. A message counts as delivered only when the server accepted it.
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
@@ -25,8 +25,10 @@ export async function startHostileSmtp(plan: readonly SmtpFault[]): Promise<Host
   const accepted: string[] = [];
   const counts: Record<string, number> = {};
   const state = { healed: false, draws: 0 };
+  /** Healed once asked to and once every fault of the plan has been played (so each drawn fault is felt). */
+  const healed = () => state.healed && state.draws >= plan.length;
   const draw = (): SmtpFault => {
-    const fault = state.healed
+    const fault = healed()
       ? { kind: 'none' as const }
       : (plan[state.draws++ % plan.length] ?? { kind: 'none' as const });
     counts[fault.kind] = (counts[fault.kind] ?? 0) + 1;
