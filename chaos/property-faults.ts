@@ -6,7 +6,7 @@
 //
 // The seed is random unless FC_SEED is set; every failing run prints `FC_SEED=… FC_PATH=…`, which replays it.
 import { readFileSync } from 'node:fs';
-import { checked, figure, round, type Figure } from '../bench/lib/figures.js';
+import { checked, failed, figure, round, type Figure } from '../bench/lib/figures.js';
 import {
   CLEAN_STREAM_BOUND_MS,
   HEAP_BOUND_MIB,
@@ -57,12 +57,19 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
     log: ctx.log,
     collectAll: true,
   });
-  const runs = report.runs;
-  for (const r of runs)
+  for (const r of report.runs)
     ctx.session.outputs.push({
       label: `fault run ${r.replay}`,
       text: readFileSync(r.result.logFile, 'utf8'),
     });
+  const broken = report.runs.some((r) => r.result.violations.length > 0);
+  // A run that threw (the daemon never started) checked nothing: that is a failure of its own.
+  const aborted = report.failed && !broken ? [failed(SUITE, new Error(report.failure))] : [];
+  return [...figuresOf(report.runs, seed), ...aborted];
+}
+
+// One figure per invariant in a single flat list: long only because prettier wraps each call.
+function figuresOf(runs: readonly FaultRun[], seed: number): Figure[] {
   const failing = runs.filter((r) => r.result.violations.length > 0);
   const latency = max(runs, worstCleanLatency);
   return [

@@ -6,7 +6,7 @@
 import { appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { spawnSentinel, until } from '../../../bench/lib/daemon-process.js';
+import { spawnSentinel, until, type SentinelProcess } from '../../../bench/lib/daemon-process.js';
 import { sentinelDir } from '../../../bench/lib/sentinel-config.js';
 import { expectedMarkers, injectMarker } from '../../../chaos/lib/markers.js';
 import { startLivingLedger } from '../../../src/simulator/living-ledger-server.js';
@@ -78,13 +78,13 @@ export async function runFaultWorld(plan: FaultPlan, options: FaultWorldOptions)
   const daemon = spawnSentinel(['run', '--config', dir.configPath], { compiled: options.compiled });
   const logFile = join(tmpdir(), `${basename(dir.dir)}.log`);
   try {
-    const url = await daemon.httpUrl(60_000);
-    const probe = startLivenessProbe(url, daemon.pid);
-    const injectedAt = await injectMarkers(options, ledger.ledger, () => {
-      query.heal();
-      slack.heal();
-      smtp.heal();
+    const url = await daemon.httpUrl(60_000).catch((err: unknown) => {
+      // Not a fault verdict: the daemon never came up, so no invariant was checked.
+      throw new Error(`the daemon did not start (${String(err)}); its log: ${logFile}`);
     });
+    const probe = startLivenessProbe(url, daemon.pid);
+    const heal = () => [query, slack, smtp].forEach((service) => service.heal());
+    const injectedAt = await injectMarkers(options, ledger.ledger, heal);
     const channels = (): ChannelDeliveries[] => [
       { name: 'slack', bodies: slack.accepted() },
       { name: 'email', bodies: smtp.accepted },
@@ -103,14 +103,19 @@ export async function runFaultWorld(plan: FaultPlan, options: FaultWorldOptions)
     const applied = { query: query.stats(), smtp: smtp.stats(), slack: slackStats(slack.log) };
     return { observations, violations: faultViolations(observations), applied, logFile };
   } finally {
-    daemon.kill('SIGTERM');
-    const killer = setTimeout(() => daemon.kill('SIGKILL'), 10_000);
-    await daemon.exited;
-    clearTimeout(killer);
-    appendFileSync(logFile, `${daemon.stdout()}${daemon.stderr()}`);
+    await stopDaemon(daemon, logFile);
     await Promise.all([query.close(), slack.close(), smtp.close(), hook.close(), ledger.close()]);
     dir.remove();
   }
+}
+
+/** SIGTERM, SIGKILL after 10 s, and the daemon's output appended to its log file. */
+async function stopDaemon(daemon: SentinelProcess, logFile: string): Promise<void> {
+  daemon.kill('SIGTERM');
+  const killer = setTimeout(() => daemon.kill('SIGKILL'), 10_000);
+  await daemon.exited;
+  clearTimeout(killer);
+  appendFileSync(logFile, `${daemon.stdout()}${daemon.stderr()}`);
 }
 
 /** Writes the markers evenly over durationMs, healing the world after faultShare of it; returns when each was written. */

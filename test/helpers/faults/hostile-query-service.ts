@@ -85,6 +85,8 @@ function page(body: Buffer): { transactions: unknown[]; links: { next: string | 
   }
 }
 
+// One closure on purpose: the fault cycle, the endless links, the record template and the heal switch are the
+// service's shared state, read by every handler below; threading them through free functions buys nothing.
 export async function startHostileQueryService(options: HostileQueryOptions): Promise<HostileQueryService> {
   const base = new URL(options.upstream);
   const clock = options.clock ?? Date.now;
