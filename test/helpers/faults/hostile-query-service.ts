@@ -7,7 +7,14 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { parse, stringify } from 'lossless-json';
 import { retryAfterHeader, type QueryFault } from './fault-plan.js';
-import { duplicate, futureRecord, malformedRecord, reorder, type JsonRecord } from './hostile-records.js';
+import {
+  duplicate,
+  FALLBACK_TEMPLATE,
+  futureRecord,
+  malformedRecord,
+  reorder,
+  type JsonRecord,
+} from './hostile-records.js';
 
 /** Upstream answers are buffered whole; nothing the simulator sends comes near this. */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -96,7 +103,7 @@ export async function startHostileQueryService(options: HostileQueryOptions): Pr
     healed: false,
     requests: 0,
     endlessSerial: 0,
-    template: undefined as JsonRecord | undefined,
+    template: FALLBACK_TEMPLATE,
   };
   /** Healed once asked to and once every fault of the plan has been played (so each drawn fault is felt). */
   const healed = () => state.healed && state.requests >= options.plan.length;
@@ -129,10 +136,9 @@ export async function startHostileQueryService(options: HostileQueryOptions): Pr
     let records = body.transactions;
     if (fault.kind === 'duplicate') records = duplicate(records, fault.copies);
     if (fault.kind === 'reorder') records = reorder(records, fault.order, fault.seed);
-    if (fault.kind === 'future' && template)
+    if (fault.kind === 'future')
       records = [...records, futureRecord(template, account, clock(), fault.yearsAhead)];
-    if (fault.kind === 'malformed' && template)
-      records = [...records, malformedRecord(template, account, fault.shape)];
+    if (fault.kind === 'malformed') records = [...records, malformedRecord(template, account, fault.shape)];
     const links = fault.kind === 'endless' ? { next: freshLink(url, records) } : body.links;
     send(res, up, Buffer.from(stringify({ ...body, transactions: records, links }) ?? ''));
   }

@@ -7,6 +7,32 @@ export type JsonRecord = Record<string, unknown>;
 
 const SECONDS_PER_YEAR = 31_557_600;
 
+/** A record of the service's shape, for a page seen before any real record (futureRecord sets what matters). */
+export const FALLBACK_TEMPLATE: JsonRecord = {
+  batch_key: null,
+  bytes: null,
+  charged_tx_fee: 100_000,
+  consensus_timestamp: '1700000000.000000000',
+  entity_id: null,
+  max_custom_fees: [],
+  max_fee: '100000000',
+  memo_base64: '',
+  name: 'CRYPTOTRANSFER',
+  nft_transfers: [],
+  node: '0.0.4',
+  nonce: 0,
+  parent_consensus_timestamp: null,
+  result: 'SUCCESS',
+  scheduled: false,
+  staking_reward_transfers: [],
+  token_transfers: [],
+  transaction_hash: Buffer.alloc(48, 7).toString('base64'),
+  transaction_id: '0.0.4-1699999999-000000000',
+  transfers: [],
+  valid_duration_seconds: '120',
+  valid_start_timestamp: '1699999999.000000000',
+};
+
 function memoBase64(text: string): string {
   return Buffer.from(text).toString('base64');
 }
