@@ -38,7 +38,11 @@ export type QueryFault =
   | { readonly kind: 'reset'; readonly cut: number }
   | { readonly kind: 'status'; readonly status: number; readonly retryAfter: RetryAfter }
   | { readonly kind: 'duplicate'; readonly copies: number }
-  | { readonly kind: 'reorder'; readonly order: 'reversed' | 'shuffled'; readonly seed: number }
+  | {
+      readonly kind: 'reorder';
+      readonly order: 'reversed' | 'shuffled' | 'descending';
+      readonly seed: number;
+    }
   | { readonly kind: 'future'; readonly yearsAhead: number }
   | { readonly kind: 'malformed'; readonly shape: number }
   | { readonly kind: 'endless' };
@@ -119,7 +123,10 @@ function queryFault(kind: FaultKind): fc.Arbitrary<QueryFault> | undefined {
       return fc.integer({ min: 2, max: 3 }).map((copies) => ({ kind: 'duplicate', copies }) as const);
     case 'reorder':
       return fc
-        .record({ order: fc.constantFrom('reversed' as const, 'shuffled' as const), seed: fc.nat() })
+        .record({
+          order: fc.constantFrom('reversed' as const, 'shuffled' as const, 'descending' as const),
+          seed: fc.nat(),
+        })
         .map((r) => ({ kind: 'reorder', ...r }) as const);
     case 'future':
       return fc.integer({ min: 1, max: 300 }).map((yearsAhead) => ({ kind: 'future', yearsAhead }) as const);

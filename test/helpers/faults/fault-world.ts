@@ -1,6 +1,6 @@
 // One property run: the living ledger behind the hostile query service, a hostile Slack, a hostile SMTP server
 // and a clean webhook receiver, and the real daemon as a child process (`ledger-sentinel run`) tailing four
-// accounts per account — two faulted, two clean. Markers (chaos/lib/markers.ts) are written to all four during
+// accounts per account — two faulted, two clean. Markers (chaos/lib/markers.ts) are written, in pairs, to all four during
 // `durationMs`; the world is hostile for the first `faultShare` of it, then heals; the run waits until every
 // channel has every marker (or `settleMs`), lets late duplicates arrive, and returns what it observed.
 import { appendFileSync } from 'node:fs';
@@ -118,7 +118,11 @@ async function stopDaemon(daemon: SentinelProcess, logFile: string): Promise<voi
   appendFileSync(logFile, `${daemon.stdout()}${daemon.stderr()}`);
 }
 
-/** Writes the markers evenly over durationMs, healing the world after faultShare of it; returns when each was written. */
+/**
+ * Writes the markers in pairs on one account, the pairs evenly over durationMs, healing the world after
+ * faultShare of it; returns when each clean marker was written. Pairs give pages of several records, so
+ * reordered and duplicated pages matter.
+ */
 async function injectMarkers(
   options: FaultWorldOptions,
   ledger: Parameters<typeof injectMarker>[0],
@@ -128,13 +132,13 @@ async function injectMarkers(
   const started = Date.now();
   let healed = false;
   for (let n = 0; n < options.markers; n++) {
-    const due = started + (n / options.markers) * options.durationMs;
+    const due = started + ((n - (n % 2)) / options.markers) * options.durationMs;
     await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
     if (!healed && Date.now() - started >= options.faultShare * options.durationMs) {
       heal();
       healed = true;
     }
-    const payer = WATCHED[n % WATCHED.length] as string;
+    const payer = WATCHED[Math.floor(n / 2) % WATCHED.length] as string;
     injectMarker(ledger, n, payer, UNWATCHED);
     if (!FAULTED.has(payer)) injectedAt.set(`chaos-${n}`, Date.now());
   }

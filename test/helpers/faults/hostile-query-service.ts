@@ -74,6 +74,18 @@ function accountOf(url: URL): string | undefined {
   return value === null ? undefined : value.replace(/^[a-z]+:/, '');
 }
 
+/**
+ * Descending pages: the listing is read newest first, one record a page, so a walk spans several pages whose
+ * order is the reverse of what was asked (and each next page is a request of its own, faulted in turn).
+ */
+function upstreamPath(url: URL, fault: QueryFault): string {
+  if (fault.kind !== 'reorder' || fault.order !== 'descending') return url.pathname + url.search;
+  const path = new URL(url.pathname + url.search, 'http://x');
+  path.searchParams.set('order', 'desc');
+  path.searchParams.set('limit', '1');
+  return path.pathname + path.search;
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -128,14 +140,15 @@ export async function startHostileQueryService(options: HostileQueryOptions): Pr
   }
 
   async function rewrite(url: URL, res: ServerResponse, fault: QueryFault, account: string): Promise<void> {
-    const up = await fetchUpstream(base, url.pathname + url.search);
+    const up = await fetchUpstream(base, upstreamPath(url, fault));
     const body = up.status === 200 ? page(up.body) : undefined;
     if (!body) return send(res, up);
     remember(body.transactions);
     const template = state.template;
     let records = body.transactions;
     if (fault.kind === 'duplicate') records = duplicate(records, fault.copies);
-    if (fault.kind === 'reorder') records = reorder(records, fault.order, fault.seed);
+    if (fault.kind === 'reorder' && fault.order !== 'descending')
+      records = reorder(records, fault.order, fault.seed);
     if (fault.kind === 'future')
       records = [...records, futureRecord(template, account, clock(), fault.yearsAhead)];
     if (fault.kind === 'malformed') records = [...records, malformedRecord(template, account, fault.shape)];
