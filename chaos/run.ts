@@ -21,6 +21,7 @@ import { hostileRegexes } from './hostile-regexes.js';
 import { trickleEndless } from './trickle-endless.js';
 import { orderAttribution } from './order-attribution.js';
 import { retryAfterScenario } from './retry-after.js';
+import { propertyFaults } from './property-faults.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -36,6 +37,7 @@ const SCENARIOS: readonly Scenario[] = [
   trickleEndless,
   orderAttribution,
   retryAfterScenario,
+  propertyFaults,
 ];
 
 const { values } = parseArgs({

@@ -1,0 +1,166 @@
+// One property run: the living ledger behind the hostile query service, a hostile Slack, a hostile SMTP server
+// and a clean webhook receiver, and the real daemon as a child process (`ledger-sentinel run`) tailing four
+// accounts per account — two faulted, two clean. Markers (chaos/lib/markers.ts) are written, in pairs, to all four during
+// `durationMs`; the world is hostile for the first `faultShare` of it, then heals; the run waits until every
+// channel has every marker (or `settleMs`), lets late duplicates arrive, and returns what it observed.
+import { appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { spawnSentinel, until, type SentinelProcess } from '../../../bench/lib/daemon-process.js';
+import { sentinelDir } from '../../../bench/lib/sentinel-config.js';
+import { expectedMarkers, injectMarker } from '../../../chaos/lib/markers.js';
+import { startLivingLedger } from '../../../src/simulator/living-ledger-server.js';
+import { startHttpSink } from '../http-sink.js';
+import { alertsOf, alertTally, faultRules } from './alert-tally.js';
+import { faultViolations, type ChannelDeliveries, type FaultObservations } from './fault-invariants.js';
+import type { FaultPlan } from './fault-plan.js';
+import { startHostileQueryService } from './hostile-query-service.js';
+import { startHostileSlack } from './hostile-slack.js';
+import { startHostileSmtp } from './hostile-smtp.js';
+import { startLivenessProbe } from './liveness-probe.js';
+
+export const WATCHED = ['0.0.1001', '0.0.1002', '0.0.1003', '0.0.1004'] as const;
+export const FAULTED = new Set<string>(['0.0.1001', '0.0.1002']);
+const UNWATCHED = '0.0.1010';
+/** After every channel has every marker, how long late duplicates get to show up. */
+const DUPLICATE_GRACE_MS = 2_000;
+
+export interface FaultWorldOptions {
+  readonly markers: number;
+  readonly durationMs: number;
+  /** Share of durationMs during which the world is hostile. */
+  readonly faultShare: number;
+  readonly settleMs: number;
+  /** Ledger seed (the plan comes from fast-check). */
+  readonly seed: string;
+  /** Run the compiled daemon (dist/, `npm run build` first) instead of the sources through tsx. */
+  readonly compiled?: boolean;
+}
+
+export interface FaultWorldResult {
+  readonly observations: FaultObservations;
+  readonly violations: string[];
+  /** Faults applied by kind, per service. */
+  readonly applied: Record<string, Record<string, number>>;
+  /** Where the daemon's output was written. */
+  readonly logFile: string;
+}
+
+function notifiers(slackUrl: string, smtpPort: number, hookUrl: string): string {
+  return [
+    `  ops-slack: { kind: slack, webhook_url: ${slackUrl}, group_wait: 0s, group_max_listed: 40, min_interval: 10ms }`,
+    `  ops-mail: { kind: email, host: 127.0.0.1, port: ${smtpPort}, security: none, from: sentinel@example.com, to: [ops@example.com], group_wait: 0s, group_max_listed: 40, timeout: 5s }`,
+    `  ops-hook: { kind: webhook, url: ${hookUrl}, signing_key: fault-properties, group_wait: 0s, group_max_listed: 40 }`,
+  ].join('\n');
+}
+
+export async function runFaultWorld(plan: FaultPlan, options: FaultWorldOptions): Promise<FaultWorldResult> {
+  const ledger = await startLivingLedger({ seed: options.seed, tps: 5, lagMs: 300, autoAdvanceMs: 200 });
+  const query = await startHostileQueryService({ upstream: ledger.url, plan: plan.query, faulted: FAULTED });
+  const slack = await startHostileSlack(plan.slack);
+  const smtp = await startHostileSmtp(plan.smtp);
+  const hookArrivals: { at: number; body: string }[] = [];
+  const hook = await startHttpSink((request) => {
+    hookArrivals.push({ at: Date.now(), body: request.body });
+    return { status: 200, body: 'ok' };
+  });
+  const dir = sentinelDir('ledger-sentinel-faults-');
+  dir.writeConfig({
+    ledgerUrl: query.url,
+    accounts: WATCHED,
+    strategy: 'per-account',
+    pollInterval: '500ms',
+    overlap: '3s',
+    ledgerExtra: '  timeouts: { connect: 1s, headers: 1s, body: 2s }',
+    notifiers: notifiers(slack.webhookUrl, smtp.port, `${hook.origin}/hook`),
+  });
+  dir.writeRule('marker.yaml', faultRules(options.markers, ['ops-slack', 'ops-mail', 'ops-hook']));
+  const daemon = spawnSentinel(['run', '--config', dir.configPath], { compiled: options.compiled });
+  const logFile = join(tmpdir(), `${basename(dir.dir)}.log`);
+  try {
+    const url = await daemon.httpUrl(60_000).catch((err: unknown) => {
+      // Not a fault verdict: the daemon never came up, so no invariant was checked.
+      throw new Error(`the daemon did not start (${String(err)}); its log: ${logFile}`);
+    });
+    const probe = startLivenessProbe(url, daemon.pid);
+    const heal = () => [query, slack, smtp].forEach((service) => service.heal());
+    const injectedAt = await injectMarkers(options, ledger.ledger, heal);
+    const channels = (): ChannelDeliveries[] => [
+      { name: 'slack', bodies: slack.accepted() },
+      { name: 'email', bodies: smtp.accepted },
+      { name: 'webhook', bodies: hookArrivals.map((a) => a.body) },
+    ];
+    const expected = expectedMarkers(ledger.ledger);
+    const complete = () => channels().every((c) => alertTally(expected, c.bodies).lost.length === 0);
+    if (await until(complete, options.settleMs, 250))
+      await new Promise((r) => setTimeout(r, DUPLICATE_GRACE_MS));
+    const observations: FaultObservations = {
+      expected,
+      channels: channels(),
+      cleanLatencyMs: cleanLatencies(injectedAt, hookArrivals),
+      liveness: await probe.stop(),
+    };
+    const applied = { query: query.stats(), smtp: smtp.stats(), slack: slackStats(slack.log) };
+    return { observations, violations: faultViolations(observations), applied, logFile };
+  } finally {
+    await stopDaemon(daemon, logFile);
+    await Promise.all([query.close(), slack.close(), smtp.close(), hook.close(), ledger.close()]);
+    dir.remove();
+  }
+}
+
+/** SIGTERM, SIGKILL after 10 s, and the daemon's output appended to its log file. */
+async function stopDaemon(daemon: SentinelProcess, logFile: string): Promise<void> {
+  daemon.kill('SIGTERM');
+  const killer = setTimeout(() => daemon.kill('SIGKILL'), 10_000);
+  await daemon.exited;
+  clearTimeout(killer);
+  appendFileSync(logFile, `${daemon.stdout()}${daemon.stderr()}`);
+}
+
+/**
+ * Writes the markers in pairs on one account, the pairs evenly over durationMs, healing the world after
+ * faultShare of it; returns when each clean marker was written. Pairs give pages of several records, so
+ * reordered and duplicated pages matter.
+ */
+async function injectMarkers(
+  options: FaultWorldOptions,
+  ledger: Parameters<typeof injectMarker>[0],
+  heal: () => void,
+): Promise<Map<string, number>> {
+  const injectedAt = new Map<string, number>();
+  const started = Date.now();
+  let healed = false;
+  for (let n = 0; n < options.markers; n++) {
+    const due = started + ((n - (n % 2)) / options.markers) * options.durationMs;
+    await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
+    if (!healed && Date.now() - started >= options.faultShare * options.durationMs) {
+      heal();
+      healed = true;
+    }
+    const payer = WATCHED[Math.floor(n / 2) % WATCHED.length] as string;
+    injectMarker(ledger, n, payer, UNWATCHED);
+    if (!FAULTED.has(payer)) injectedAt.set(`chaos-${n}`, Date.now());
+  }
+  await new Promise((r) => setTimeout(r, Math.max(0, started + options.durationMs - Date.now())));
+  if (!healed) heal();
+  return injectedAt;
+}
+
+function cleanLatencies(
+  injectedAt: ReadonlyMap<string, number>,
+  arrivals: readonly { at: number; body: string }[],
+): Map<string, number | undefined> {
+  const latency = new Map<string, number | undefined>();
+  for (const [marker, at] of injectedAt) {
+    const first = arrivals.find((a) => [...alertsOf(a.body)].some((k) => k.startsWith(`${marker}@`)));
+    latency.set(marker, first === undefined ? undefined : first.at - at);
+  }
+  return latency;
+}
+
+function slackStats(log: readonly { status: number | 'reset' }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const e of log) counts[String(e.status)] = (counts[String(e.status)] ?? 0) + 1;
+  return counts;
+}

@@ -1,0 +1,54 @@
+// The short run of the fault properties (issue 14): a few fault plans drawn by fast-check against the real
+// daemon (docs/reliability.md, "Fault properties"). The long run is chaos scenario 15 (`npm run chaos`).
+//
+// Replay a failure: FC_SEED=<seed> FC_PATH=<path> npx vitest run test/integration/fault-properties.test.ts
+import { describe, expect, it } from 'vitest';
+import { type FaultKind } from '../helpers/faults/fault-plan.js';
+import { checkFaultProperty, seedFromEnv } from '../helpers/faults/fault-property.js';
+
+/**
+ * The fault kinds the short run draws from: the ones the daemon survives today. Each kind left out fails an
+ * invariant on this branch (docs/reliability.md, "Fault properties"); add it here once its fix is in, until
+ * this list equals FAULT_KINDS. Chaos scenario 15 always draws from every kind.
+ */
+const SHORT_RUN_KINDS: readonly FaultKind[] = [
+  'delay',
+  'reset',
+  'status',
+  'duplicate',
+  'reorder',
+  'malformed',
+  // 'trickle': a body trickled slower than the idle timeout never times out, and the round waits for it.
+  // 'future': a far-future record moves the head, and every cursor with it.
+  // 'endless': an endless links.next chain is followed forever, and the round waits for it.
+  'slack-delay',
+  // 'slack-status': a huge Retry-After (3600 s or more) dead-letters the alert at once.
+  'slack-reset',
+  'smtp-delay',
+  'smtp-tempfail',
+  'smtp-disconnect',
+];
+
+/** A fixed seed keeps `npm test` on the same plans; FC_SEED explores or replays others. */
+const DEFAULT_SEED = 14;
+const RUNS = 2;
+
+describe('the daemon against a hostile world (short run)', () => {
+  it('delivers every marker once per channel, keeps clean streams moving, answers /healthz, bounds memory', async () => {
+    const { seed, path } = seedFromEnv(process.env, DEFAULT_SEED);
+    const lines: string[] = [];
+
+    const report = await checkFaultProperty({
+      kinds: SHORT_RUN_KINDS,
+      numRuns: RUNS,
+      seed,
+      ...(path === undefined ? {} : { path }),
+      world: { markers: 8, durationMs: 6_000, faultShare: 0.7, settleMs: 40_000 },
+      log: (line) => lines.push(line),
+    });
+
+    const message = `${report.failure ?? ''}\nreplay: ${report.reproduce ?? ''}\n${lines.join('\n')}`;
+    expect(report.failed, message).toBe(false);
+    expect(report.runs.length).toBe(path === undefined ? RUNS : 1);
+  }, 180_000);
+});
