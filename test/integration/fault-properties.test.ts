@@ -18,11 +18,11 @@ const SHORT_RUN_KINDS: readonly FaultKind[] = [
   'duplicate',
   'reorder',
   'malformed',
-  // 'trickle': a body trickled slower than the idle timeout never times out, and the round waits for it.
+  'trickle',
   // 'future': a far-future record moves the head, and every cursor with it.
-  // 'endless': an endless links.next chain is followed forever, and the round waits for it.
+  'endless',
   'slack-delay',
-  // 'slack-status': a huge Retry-After (3600 s or more) dead-letters the alert at once.
+  'slack-status',
   'slack-reset',
   'smtp-delay',
   'smtp-tempfail',

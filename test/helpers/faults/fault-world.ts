@@ -46,9 +46,11 @@ export interface FaultWorldResult {
   readonly logFile: string;
 }
 
+// Slack's Retry-After is capped at 5 s (the default cap is 60 s) so that a capped wait ends inside the run's
+// settle window: a huge Retry-After must delay an alert, never lose it, and the run has to be able to see that.
 function notifiers(slackUrl: string, smtpPort: number, hookUrl: string): string {
   return [
-    `  ops-slack: { kind: slack, webhook_url: ${slackUrl}, group_wait: 0s, group_max_listed: 40, min_interval: 10ms }`,
+    `  ops-slack: { kind: slack, webhook_url: ${slackUrl}, group_wait: 0s, group_max_listed: 40, min_interval: 10ms, max_retry_after: 5s }`,
     `  ops-mail: { kind: email, host: 127.0.0.1, port: ${smtpPort}, security: none, from: sentinel@example.com, to: [ops@example.com], group_wait: 0s, group_max_listed: 40, timeout: 5s }`,
     `  ops-hook: { kind: webhook, url: ${hookUrl}, signing_key: fault-properties, group_wait: 0s, group_max_listed: 40 }`,
   ].join('\n');
