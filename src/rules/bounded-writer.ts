@@ -4,10 +4,11 @@
 // after MAX_RENDER_WORK characters or MAX_SECTION_PASSES passes over a section body, whichever comes first, so one
 // alert's text costs a bounded amount of time whatever the record holds. Partials are never loaded, and views are
 // plain data (JSON records, strings), so there are no lambdas to call.
+import { ALERT_TEXT_MAX, capText } from './cap-text.js';
 import Mustache from 'mustache';
 
 /** The longest text one `{{name}}` renders. */
-export const MAX_VALUE_CHARS = 2048;
+export const MAX_VALUE_CHARS = ALERT_TEXT_MAX;
 /** Characters produced across all nesting levels before rendering stops. */
 export const MAX_RENDER_WORK = 64 * 1024;
 /** Passes over section bodies (one per list item) before rendering stops. */
@@ -65,7 +66,7 @@ export class BoundedWriter extends Mustache.Writer {
   private value(value: unknown): string {
     if (value === undefined || value === null || this.stopped) return '';
     const text = String(value);
-    return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}${TRUNCATED}` : text;
+    return capText(text, MAX_VALUE_CHARS);
   }
 
   private stop(out = ''): string {

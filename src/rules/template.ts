@@ -1,5 +1,6 @@
 // Alert text: mustache (logic-less) templates rendered as plain text. HTML escaping is off on purpose: the
 // notifiers escape for their medium (Slack mrkdwn, HTML mail), and double escaping would garble memos.
+import { capText } from './cap-text.js';
 import Mustache from 'mustache';
 import { BoundedWriter, MAX_VALUE_CHARS, TRUNCATED } from './bounded-writer.js';
 
@@ -52,5 +53,5 @@ function lookup(view: object, path: readonly string[]): unknown {
 function text(value: unknown): string {
   if (value === undefined || value === null) return '';
   const out = String(value);
-  return out.length > MAX_VALUE_CHARS ? `${out.slice(0, MAX_VALUE_CHARS)}${TRUNCATED}` : out;
+  return capText(out, MAX_VALUE_CHARS);
 }
