@@ -8,6 +8,8 @@ import { checkAccountPath } from '../ledger/query-values.js';
 const EXPECTED =
   'expected an account id like 0.0.1234 or 1234, an EVM address (0x and 40 hex digits) or an upper-case base32 alias';
 const BASE32 = /^[A-Z2-7]+$/;
+/** A serialized public key is 34 bytes or more, so a real alias has at least 55 base32 characters. */
+const MIN_ALIAS_HINT = 40;
 
 export type AccountIdParse = { ok: true; id: string } | { ok: false; message: string };
 
@@ -34,7 +36,8 @@ export function parseAccountId(text: string): AccountIdParse {
 function parseAlias(text: string): AccountIdParse {
   if (BASE32.test(text) && isAccountPath(text)) return { ok: true, id: text };
   const upper = text.toUpperCase();
-  if (text !== upper && BASE32.test(upper) && isAccountPath(upper))
+  // Only alias-sized text gets the hint: `treasury` is a name, not a lower-cased alias.
+  if (text !== upper && text.length >= MIN_ALIAS_HINT && BASE32.test(upper) && isAccountPath(upper))
     return { ok: false, message: `aliases are upper-case base32: write "${upper}"` };
   if (BASE32.test(text))
     return {
@@ -59,9 +62,23 @@ export function needsLookup(id: string): boolean {
 }
 
 /** The zod type of `accounts[].id`: a number or any of the string forms above. */
-export const AccountId = z.union([z.string(), z.number().int().nonnegative()]).transform((value, ctx) => {
-  const parsed = parseAccountId(String(value));
+export const AccountId = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const parsed = typeof value === 'number' ? parseNumber(value) : parseAccountId(value);
   if (parsed.ok) return parsed.id;
   ctx.addIssue({ code: 'custom', message: parsed.message });
   return z.NEVER;
 });
+
+/**
+ * YAML reads an unquoted `0x…` as a hexadecimal number and `0.1234` as a fraction: a long-zero address still
+ * comes out as its num, but anything else lost its digits before it reached us, so the fix is to quote it.
+ */
+function parseNumber(value: number): AccountIdParse {
+  if (Number.isSafeInteger(value) && value >= 0) return parseAccountId(String(value));
+  if (value >= 0 && Number.isFinite(value))
+    return {
+      ok: false,
+      message: `YAML read this id as a number (an unquoted 0x… or 0.N is one): quote it, like id: "0x71c7…"`,
+    };
+  return { ok: false, message: `${EXPECTED}, got ${value}` };
+}
