@@ -120,7 +120,7 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
     listTransactions: (query, opts) => pages('transactions', transactionsUrl(query), opts),
     listRewards: (account, query, opts) => pages('rewards', rewardsUrl(account, query), opts),
     listActions: (idOrHash, query, opts) => pages('actions', actionsUrl(idOrHash, query), opts),
-    getAccount: (ref, opts) => getAccount(ctx, requestPath(base, accountUrl(ref)), opts),
+    getAccount: async (ref, opts) => getAccount(ctx, requestPath(base, accountUrl(ref)), opts),
     fetchPage,
     pages,
     close: async () => {
