@@ -1,0 +1,103 @@
+// Accounts watched the way users name them: by alias and by EVM address, resolved through the simulator's
+// GET /api/v1/accounts/{idOrAliasOrEvmAddress}; an alias the ledger does not know yet is logged and retried
+// while the other accounts alert, and is tailed once the ledger learns it.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { largeDebit } from '../../src/simulator/traffic-inject.js';
+import {
+  LARGE_DEBIT_RULE,
+  httpUrlOf,
+  metricValue,
+  startDaemonEnv,
+  until,
+  type DaemonEnv,
+} from './daemon-harness.js';
+
+const HBAR = 100_000_000n;
+const ALIAS = 'HIQQEXWKW53RKN4W6XXC4Q232SYNZ3SZANVZZSUME5B5PRGXL663UAQA';
+const LATE_ALIAS = 'KGNABD5L3ZGSRVUCSPDR7TONZSRY3D5OMEBKQMVTD2AC6JL72HMQ';
+const EVM = '0x71c7656ec7ab88b098defb751b7401b5f6d8976f';
+
+/** The harness config with its two accounts replaced. */
+function writeAccounts(env: DaemonEnv, accounts: string, extra = ''): void {
+  env.writeConfig(`${extra}\n`);
+  const text = readFileSync(env.configPath, 'utf8').replace(
+    /accounts:\n(?: {2}- .*\n)+/,
+    `accounts:\n${accounts}`,
+  );
+  writeFileSync(
+    env.configPath,
+    text.replace('tail: { poll_interval: 300ms', 'tail: { max_backoff: 1s, poll_interval: 300ms'),
+  );
+}
+
+describe('accounts by alias and EVM address', () => {
+  let env: DaemonEnv;
+  beforeEach(async () => {
+    env = await startDaemonEnv();
+    env.writeRule('large-debit.yaml', LARGE_DEBIT_RULE);
+  });
+  afterEach(async () => env.close());
+
+  it('resolves both at start and alerts on their transactions', async () => {
+    env.ledger.ledger.store.addEntity({ id: 1003n, alias: ALIAS });
+    env.ledger.ledger.store.addEntity({ id: 1004n, evmAddress: EVM });
+    writeAccounts(env, `  - { id: ${ALIAS}, name: treasury-hot }\n  - { id: '${EVM}', name: ops-wallet }\n`);
+    const daemon = env.run();
+    const url = await httpUrlOf(daemon);
+    await until(async () => (await fetch(`${url}/readyz`)).status === 200);
+
+    env.ledger.ledger.inject(largeDebit('0.0.1003', 5_000n * HBAR, '0.0.1001'));
+    env.ledger.ledger.inject(largeDebit('0.0.1004', 3_000n * HBAR, '0.0.1001'));
+    // The two alerts may share one message: wait for both texts, however they are batched.
+    const bodies = () => env.slack.requests.map((r) => r.body).join('\n');
+    await until(async () => bodies().includes('treasury-hot') && bodies().includes('ops-wallet'));
+    daemon.abort();
+    await daemon.done;
+
+    expect(bodies()).toContain('treasury-hot: 5000');
+    expect(bodies()).toContain('ops-wallet: 3000');
+    expect(daemon.stdout()).toContain('"msg":"account resolved"');
+  });
+
+  it('logs an unknown alias, alerts for the others meanwhile, and tails it once the ledger knows it', async () => {
+    writeAccounts(
+      env,
+      `  - { id: 0.0.1003, name: treasury-hot }\n  - { id: ${LATE_ALIAS}, name: late-alias }\n`,
+    );
+    const daemon = env.run();
+    const url = await httpUrlOf(daemon);
+    await daemon.waitFor((out) => out.includes('"msg":"configured account not known to the query service"'));
+    await until(async () => (await fetch(`${url}/readyz`)).status === 200);
+
+    env.ledger.ledger.inject(largeDebit('0.0.1003', 5_000n * HBAR, '0.0.1001'));
+    const [first] = await env.slack.waitForRequests(1);
+    const unresolved = await metricValue(url, 'ledger_sentinel_accounts_unresolved');
+    const retried =
+      (await metricValue(url, 'ledger_sentinel_account_resolutions_total{outcome="not_found"}')) ?? 0;
+    env.ledger.ledger.store.addEntity({ id: 1004n, alias: LATE_ALIAS });
+    await daemon.waitFor((out) => out.includes('"msg":"resolved accounts added to the tail"'));
+    const pages = (await metricValue(url, 'ledger_sentinel_pages_total{endpoint="transactions"}')) ?? 0;
+    await until(
+      async () =>
+        ((await metricValue(url, 'ledger_sentinel_pages_total{endpoint="transactions"}')) ?? 0) > pages + 2,
+    );
+    env.ledger.ledger.inject(largeDebit('0.0.1004', 4_000n * HBAR, '0.0.1001'));
+    const requests = await env.slack.waitForRequests(2);
+    const unresolvedAfter = await metricValue(url, 'ledger_sentinel_accounts_unresolved');
+    daemon.abort();
+    const code = await daemon.done;
+
+    expect(code).toBe(0);
+    expect(first?.body).toContain('treasury-hot: 5000');
+    expect(requests[1]?.body).toContain('late-alias: 4000');
+    expect(unresolved).toBe(1);
+    expect(retried).toBeGreaterThanOrEqual(1);
+    const warning = daemon
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('"msg":"configured account not known to the query service"'));
+    expect(warning).toContain('"entry":"accounts[1].id"');
+    expect(unresolvedAfter).toBe(0);
+  });
+});
