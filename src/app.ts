@@ -75,7 +75,7 @@ export function createApp(options: AppOptions): App {
   let lost: Promise<void> | undefined;
   let fail = (_error: Error) => undefined as void;
   const failure = new Promise<Error>((resolve) => (fail = resolve));
-  const resolution = createAccountResolution({ log, metrics });
+  const resolution = createAccountResolution({ log, metrics, clock });
 
   function markLoaded(ok: boolean): void {
     metrics.configReloadSuccess.set(ok ? 1 : 0);

@@ -8,7 +8,7 @@ import { compileRules } from '../rules/compile.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 import { createAccountResolver } from './account-resolver.js';
 import { ledgerClientFor } from './clients.js';
-import type { Loaded } from './load-all.js';
+import type { Loaded, UnresolvedAccount } from './load-all.js';
 
 export interface AccountResolution {
   /** `loaded` with its lookups resolved: the watch list holds only `0.0.N` ids, the rules compiled for them. */
@@ -24,6 +24,7 @@ export interface AccountResolution {
 export interface AccountResolutionDeps {
   readonly log: Logger;
   readonly metrics: Metrics;
+  readonly clock: () => number;
 }
 
 /** One round of lookups may take this long at most; what has not answered by then is retried later. */
@@ -37,6 +38,8 @@ export function createAccountResolution(deps: AccountResolutionDeps): AccountRes
   let retries = 0;
   let pending: readonly WatchedAccount[] = [];
   let closed = false;
+  /** lookup text → when it was first left unresolved; kept across reloads, dropped once resolved. */
+  const since = new Map<string, number>();
 
   return {
     async apply(loaded, refresh) {
@@ -51,7 +54,7 @@ export function createAccountResolution(deps: AccountResolutionDeps): AccountRes
         const lookup = (ref: string, s: AbortSignal) => client.getAccount(ref, { signal: s });
         const result = await resolver.resolve(loaded.accounts, { lookup, refresh, signal });
         pending = result.pending;
-        return withAccounts(loaded, result.accounts);
+        return withAccounts(loaded, result.accounts, unresolvedOf(loaded, pending, since, deps.clock()));
       } finally {
         await client.close();
       }
@@ -79,10 +82,31 @@ export function createAccountResolution(deps: AccountResolutionDeps): AccountRes
 }
 
 /** The rules select accounts by name and labels at compile time, so they are compiled for the resolved ids. */
-function withAccounts(loaded: Loaded, accounts: readonly WatchedAccount[]): Loaded {
+function withAccounts(
+  loaded: Loaded,
+  accounts: readonly WatchedAccount[],
+  unresolved: readonly UnresolvedAccount[],
+): Loaded {
   const ruleSet = compileRules(
     loaded.rules.map((l) => l.rule),
     { accounts, explorerUrl: loaded.config.explorer.transaction_url },
   );
-  return { ...loaded, accounts, ruleSet };
+  return { ...loaded, accounts, ruleSet, unresolved };
+}
+
+/** The pending accounts with their config entry and since when they are pending (for self-monitoring). */
+function unresolvedOf(
+  loaded: Loaded,
+  pending: readonly WatchedAccount[],
+  since: Map<string, number>,
+  now: number,
+): UnresolvedAccount[] {
+  const waiting = new Set(pending.map((a) => a.lookup as string));
+  for (const ref of since.keys()) if (!waiting.has(ref)) since.delete(ref);
+  return pending.map((account) => {
+    const ref = account.lookup as string;
+    if (!since.has(ref)) since.set(ref, now);
+    const index = loaded.accounts.indexOf(account);
+    return { account, entry: `accounts[${index}].id`, since: since.get(ref) as number };
+  });
 }

@@ -158,6 +158,7 @@ function startSelfMonitoring(
       startedAt,
       emit,
       state,
+      unresolved: loaded.unresolved ?? [],
     },
     log: log.child({ component: 'self-monitoring' }),
   });

@@ -8,6 +8,8 @@ import type { WatchedAccount } from '../tail/watched-account.js';
 import { BUILT_IN_RULES, inhibit, transitions, type Condition } from './built-in-alerts.js';
 import type { SelfMonitoringConfig } from './config.js';
 import type { TailHealth } from './tail-loop.js';
+import type { UnresolvedAccount } from './load-all.js';
+import { unresolvedConditions } from './unresolved-conditions.js';
 
 export interface SelfMonitorDeps {
   readonly config: SelfMonitoringConfig;
@@ -31,6 +33,8 @@ export interface SelfMonitorDeps {
    * a reload or a restart does not fire again what is already firing.
    */
   readonly state?: SelfMonitorState;
+  /** Accounts named by EVM address or alias that the query service has not resolved (not tailed). */
+  readonly unresolved?: readonly UnresolvedAccount[];
 }
 
 export interface SelfMonitorState {
@@ -59,6 +63,7 @@ export function createSelfMonitor(deps: SelfMonitorDeps): SelfMonitor {
       const all = [
         downCondition(deps, state.firing),
         ...staleConditions(deps),
+        ...unresolvedConditions(deps.unresolved ?? [], deps.config.account_stale_after, deps.clock()),
         ...(await deliveryConditions(deps, streaks)),
       ].flat();
       const kept = inhibit(all);
