@@ -19,6 +19,7 @@ import { watchForReload, type ReloadWatcher } from './app/reload-watcher.js';
 import { buildChannels, startRuntime, type Runtime } from './app/runtime.js';
 import { buildShared } from './app/shared.js';
 import { createAccountResolution } from './app/account-resolution.js';
+import { createResolvedAccountsRepo } from './app/resolved-accounts-repo.js';
 
 export interface AppOptions {
   readonly loaded: Loaded;
@@ -75,7 +76,8 @@ export function createApp(options: AppOptions): App {
   let lost: Promise<void> | undefined;
   let fail = (_error: Error) => undefined as void;
   const failure = new Promise<Error>((resolve) => (fail = resolve));
-  const resolution = createAccountResolution({ log, metrics, clock });
+  const persisted = createResolvedAccountsRepo(store);
+  const resolution = createAccountResolution({ log, metrics, clock, persisted });
 
   function markLoaded(ok: boolean): void {
     metrics.configReloadSuccess.set(ok ? 1 : 0);

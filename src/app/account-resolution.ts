@@ -8,6 +8,7 @@ import { compileRules } from '../rules/compile.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 import { createAccountResolver } from './account-resolver.js';
 import { ledgerClientFor } from './clients.js';
+import type { ResolvedAccountsRepo } from './resolved-accounts-repo.js';
 import type { Loaded, UnresolvedAccount } from './load-all.js';
 
 export interface AccountResolution {
@@ -25,6 +26,8 @@ export interface AccountResolutionDeps {
   readonly log: Logger;
   readonly metrics: Metrics;
   readonly clock: () => number;
+  /** Resolved ids are kept here too, for a restart while the query service is down. */
+  readonly persisted?: ResolvedAccountsRepo;
 }
 
 /** One round of lookups may take this long at most; what has not answered by then is retried later. */

@@ -1,6 +1,9 @@
 // The account resolver with the real ledger client against the simulator: alias and EVM address resolved,
 // 404 left pending with a log line naming the config entry, the cache answering when the service fails, and a
 // body for another account refused.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,7 +13,9 @@ import { defaultSimulatorConfig } from '../simulator/config.js';
 import { startSimulator, type RunningSimulator } from '../simulator/server.js';
 import { SimulatorStore } from '../simulator/store.js';
 import { AccountsConfig, watchedAccounts } from '../tail/config.js';
+import { openStateStore } from '../state/store.js';
 import { createAccountResolver, type AccountLookup } from './account-resolver.js';
+import { createResolvedAccountsRepo } from './resolved-accounts-repo.js';
 
 const ALIAS = 'HIQQEXWKW53RKN4W6XXC4Q232SYNZ3SZANVZZSUME5B5PRGXL663UAQA';
 const UNKNOWN = 'KGNABD5L3ZGSRVUCSPDR7TONZSRY3D5OMEBKQMVTD2AC6JL72HMQ';
@@ -108,6 +113,31 @@ describe('account resolver', () => {
 
     expect(result.accounts.map((a) => a.name)).toEqual(['local', 'by-evm']);
     expect(result.pending.map((a) => a.name)).toEqual(['by-alias', 'not-yet']);
+  });
+});
+
+describe('resolved ids in the state store', () => {
+  it('lets a restart while the service is down tail what an earlier run resolved', async () => {
+    const { lookup } = await setup();
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-sentinel-resolved-'));
+    const deps = { log: pino({ level: 'silent' }), metrics: createMetrics({ registry: new Registry() }) };
+    const down: AccountLookup = () => Promise.reject(new Error('connection refused'));
+    const first = openStateStore({ dir });
+    await createAccountResolver({ ...deps, persisted: createResolvedAccountsRepo(first) }).resolve(ACCOUNTS, {
+      lookup,
+      refresh: true,
+      signal,
+    });
+    first.close();
+
+    const second = openStateStore({ dir });
+    const restarted = createAccountResolver({ ...deps, persisted: createResolvedAccountsRepo(second) });
+    const result = await restarted.resolve(ACCOUNTS, { lookup: down, refresh: true, signal });
+    second.close();
+    rmSync(dir, { recursive: true, force: true });
+
+    expect(result.accounts.map((a) => a.id)).toEqual(['0.0.7', '0.0.1001', '0.0.1002']);
+    expect(result.pending.map((a) => a.name)).toEqual(['not-yet']);
   });
 });
 

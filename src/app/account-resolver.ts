@@ -7,6 +7,7 @@ import type { AccountSummary } from '../ledger/schema.js';
 import type { Metrics } from '../observability/metrics.js';
 import { runPool } from '../tail/run-pool.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
+import type { ResolvedAccountsRepo } from './resolved-accounts-repo.js';
 
 export type AccountLookup = (ref: string, signal: AbortSignal) => Promise<AccountSummary | null>;
 
@@ -31,14 +32,16 @@ export interface AccountResolver {
 export interface AccountResolverDeps {
   readonly log: Logger;
   readonly metrics: Pick<Metrics, 'accountResolutions' | 'accountsUnresolved'>;
+  /** Where resolved ids outlive the process (the state store); the in-memory cache starts from it. */
+  readonly persisted?: ResolvedAccountsRepo;
 }
 
 /** Lookups in flight at once: start-up with many aliases stays within the request budget's spirit. */
 const CONCURRENCY = 4;
 
 export function createAccountResolver(deps: AccountResolverDeps): AccountResolver {
-  const cache = new Map<string, string>();
   const log = deps.log.child({ component: 'account-resolver' });
+  const cache = loadCache(deps.persisted, log);
 
   async function lookupOne(
     account: WatchedAccount,
@@ -62,7 +65,10 @@ export function createAccountResolver(deps: AccountResolverDeps): AccountResolve
       const mismatch = answersOther(ref, found);
       if (mismatch) throw new Error(mismatch);
       deps.metrics.accountResolutions.inc({ outcome: 'resolved' });
-      if (cached !== found.account) log.info({ entry, lookup: ref, id: found.account }, 'account resolved');
+      if (cached !== found.account) {
+        log.info({ entry, lookup: ref, id: found.account }, 'account resolved');
+        persist(deps.persisted, ref, found.account, log);
+      }
       cache.set(ref, found.account);
       return found.account;
     } catch (err) {
@@ -95,6 +101,24 @@ export function createAccountResolver(deps: AccountResolverDeps): AccountResolve
       return { accounts: resolved, pending };
     },
   };
+}
+
+function loadCache(persisted: ResolvedAccountsRepo | undefined, log: Logger): Map<string, string> {
+  try {
+    return persisted?.load() ?? new Map();
+  } catch (err) {
+    log.warn({ err }, 'resolved account ids could not be read from the state store');
+    return new Map();
+  }
+}
+
+/** A failed write costs only the restart-while-down case: the id stays cached in memory. */
+function persist(persisted: ResolvedAccountsRepo | undefined, ref: string, id: string, log: Logger): void {
+  try {
+    persisted?.save(ref, id);
+  } catch (err) {
+    log.warn({ err, lookup: ref }, 'resolved account id could not be saved to the state store');
+  }
 }
 
 /** The account under its `0.0.N`; rewards follow the id too unless a `rewards_alias` says otherwise. */
