@@ -87,20 +87,24 @@ export function createAccountResolver(deps: AccountResolverDeps): AccountResolve
         if (id !== undefined) ids.set(index, id);
       });
       await runPool(jobs, CONCURRENCY);
-      const resolved: WatchedAccount[] = [];
-      const pending: WatchedAccount[] = [];
-      accounts.forEach((account, index) => {
-        if (account.lookup === undefined) resolved.push(account);
-        else {
-          const id = ids.get(index);
-          if (id === undefined) pending.push(account);
-          else resolved.push(withId(account, id));
-        }
-      });
-      deps.metrics.accountsUnresolved.set(pending.length);
-      return { accounts: resolved, pending };
+      const result = partition(accounts, ids);
+      deps.metrics.accountsUnresolved.set(result.pending.length);
+      return result;
     },
   };
+}
+
+/** Config order kept: local ids as they are, looked-up ones under their id, the rest pending. */
+function partition(accounts: readonly WatchedAccount[], ids: ReadonlyMap<number, string>): Resolution {
+  const resolved: WatchedAccount[] = [];
+  const pending: WatchedAccount[] = [];
+  accounts.forEach((account, index) => {
+    const id = ids.get(index);
+    if (account.lookup === undefined) resolved.push(account);
+    else if (id === undefined) pending.push(account);
+    else resolved.push(withId(account, id));
+  });
+  return { accounts: resolved, pending };
 }
 
 function loadCache(persisted: ResolvedAccountsRepo | undefined, log: Logger): Map<string, string> {
