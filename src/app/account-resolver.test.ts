@@ -105,6 +105,21 @@ describe('account resolver', () => {
       expect(result.accounts.map((a) => a.id)).toEqual(['0.0.7', '0.0.1001', '0.0.1002']);
   });
 
+  it('refuses an account id out of range, and writes a resolved id canonically', async () => {
+    const { resolver } = await setup();
+    const answer =
+      (account: string): AccountLookup =>
+      () =>
+        Promise.resolve({ account, alias: ALIAS, evm_address: EVM });
+    const only = ACCOUNTS.slice(1, 3);
+
+    const huge = await resolver.resolve(only, { lookup: answer('0.70000.1'), refresh: true, signal });
+    const padded = await resolver.resolve(only, { lookup: answer('0.0.0042'), refresh: true, signal });
+
+    expect(huge.accounts).toEqual([]);
+    expect(padded.accounts.map((a) => a.id)).toEqual(['0.0.42', '0.0.42']);
+  });
+
   it('refuses a body that names another account than the one asked for', async () => {
     const { resolver } = await setup();
     const liar: AccountLookup = () => Promise.resolve({ account: '0.0.66', alias: null, evm_address: EVM });

@@ -3,6 +3,7 @@
 // reload while the query service is down keeps tailing them; an account the service does not know (404) or
 // cannot answer for is left out of the tailer (the others are tailed) and tried again later by the caller.
 import type { Logger } from 'pino';
+import { formatEntityId, parseEntityId } from '../ledger/entity-id.js';
 import type { AccountSummary } from '../ledger/schema.js';
 import type { Metrics } from '../observability/metrics.js';
 import { runPool } from '../tail/run-pool.js';
@@ -53,7 +54,7 @@ export function createAccountResolver(deps: AccountResolverDeps): AccountResolve
     if (cached && !options.refresh) return cached;
     const entry = `accounts[${index}].id`;
     try {
-      const found = await options.lookup(ref, options.signal);
+      let found = await options.lookup(ref, options.signal);
       if (found === null) {
         deps.metrics.accountResolutions.inc({ outcome: 'not_found' });
         log.warn(
@@ -64,6 +65,9 @@ export function createAccountResolver(deps: AccountResolverDeps): AccountResolve
       }
       const mismatch = answersOther(ref, found);
       if (mismatch) throw new Error(mismatch);
+      const id = parseEntityId(found.account);
+      if (!id.ok) throw new Error(`the query service answered an account id out of range: ${found.account}`);
+      found = { ...found, account: formatEntityId(id.id) };
       deps.metrics.accountResolutions.inc({ outcome: 'resolved' });
       if (cached !== found.account) {
         log.info({ entry, lookup: ref, id: found.account }, 'account resolved');
