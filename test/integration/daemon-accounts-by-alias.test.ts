@@ -1,7 +1,7 @@
 // Accounts watched the way users name them: by alias and by EVM address, resolved through the simulator's
 // GET /api/v1/accounts/{idOrAliasOrEvmAddress}; an alias the ledger does not know yet is logged and retried
 // while the other accounts alert, and is tailed once the ledger learns it.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { largeDebit } from '../../src/simulator/traffic-inject.js';
 import {
@@ -18,22 +18,25 @@ const ALIAS = 'HIQQEXWKW53RKN4W6XXC4Q232SYNZ3SZANVZZSUME5B5PRGXL663UAQA';
 const LATE_ALIAS = 'KGNABD5L3ZGSRVUCSPDR7TONZSRY3D5OMEBKQMVTD2AC6JL72HMQ';
 const EVM = '0x71c7656ec7ab88b098defb751b7401b5f6d8976f';
 
-/** The harness config with its two accounts replaced. */
-function writeAccounts(env: DaemonEnv, accounts: string, extra = ''): void {
-  env.writeConfig(`${extra}\n`);
-  const text = readFileSync(env.configPath, 'utf8').replace(
-    /accounts:\n(?: {2}- .*\n)+/,
-    `accounts:\n${accounts}`,
-  );
-  writeFileSync(
-    env.configPath,
-    text.replace('tail: { poll_interval: 300ms', 'tail: { max_backoff: 1s, poll_interval: 300ms'),
-  );
+/**
+ * The harness config with its two accounts replaced, written in one rename so that a watching daemon never
+ * reads a half-done file (nor the harness accounts in between).
+ */
+function writeAccounts(env: DaemonEnv, accounts: string): void {
+  if (!existsSync(env.configPath)) env.writeConfig();
+  template ??= readFileSync(env.configPath, 'utf8');
+  const text = template
+    .replace(/accounts:\n(?: {2}- .*\n)+/, `accounts:\n${accounts}`)
+    .replace('tail: { poll_interval: 300ms', 'tail: { max_backoff: 1s, poll_interval: 300ms');
+  writeFileSync(`${env.configPath}.next`, text);
+  renameSync(`${env.configPath}.next`, env.configPath);
 }
+let template: string | undefined;
 
 describe('accounts by alias and EVM address', () => {
   let env: DaemonEnv;
   beforeEach(async () => {
+    template = undefined;
     env = await startDaemonEnv();
     env.writeRule('large-debit.yaml', LARGE_DEBIT_RULE);
   });
@@ -58,6 +61,29 @@ describe('accounts by alias and EVM address', () => {
     expect(bodies()).toContain('treasury-hot: 5000');
     expect(bodies()).toContain('ops-wallet: 3000');
     expect(daemon.stdout()).toContain('"msg":"account resolved"');
+  });
+
+  it('resolves an EVM address added by a config reload, and alerts on its transactions', async () => {
+    env.ledger.ledger.store.addEntity({ id: 1004n, evmAddress: EVM });
+    writeAccounts(env, `  - { id: 0.0.1003, name: treasury-hot }\n`);
+    const daemon = env.run();
+    const url = await httpUrlOf(daemon);
+    await until(async () => (await fetch(`${url}/readyz`)).status === 200);
+
+    writeAccounts(env, `  - { id: 0.0.1003, name: treasury-hot }\n  - { id: '${EVM}', name: ops-wallet }\n`);
+    await daemon.waitFor((out) => out.includes('"msg":"config reloaded"'));
+    const pages = (await metricValue(url, 'ledger_sentinel_pages_total{endpoint="transactions"}')) ?? 0;
+    await until(
+      async () =>
+        ((await metricValue(url, 'ledger_sentinel_pages_total{endpoint="transactions"}')) ?? 0) > pages + 2,
+    );
+    env.ledger.ledger.inject(largeDebit('0.0.1004', 3_000n * HBAR, '0.0.1001'));
+    const [request] = await env.slack.waitForRequests(1);
+    daemon.abort();
+    await daemon.done;
+
+    expect(request?.body).toContain('ops-wallet: 3000');
+    expect(daemon.stdout()).toContain(`"lookup":"${EVM}","id":"0.0.1004","msg":"account resolved"`);
   });
 
   it('logs an unknown alias, alerts for the others meanwhile, and tails it once the ledger knows it', async () => {
