@@ -33,6 +33,15 @@ function writeAccounts(env: DaemonEnv, accounts: string): void {
 }
 let template: string | undefined;
 
+/**
+ * Whether Slack got the large-debit alert of `name` for about `hbar` HBAR: the injected debit plus its fee, less a
+ * staking reward the ledger may pay the account in the same transaction.
+ */
+function alerted(env: DaemonEnv, name: string, hbar: number): boolean {
+  const text = new RegExp(`${name}: (${hbar - 1}|${hbar})\\.\\d+ HBAR debited`);
+  return env.slack.requests.some((r) => text.test(r.body));
+}
+
 describe('accounts by alias and EVM address', () => {
   let env: DaemonEnv;
   beforeEach(async () => {
@@ -52,14 +61,12 @@ describe('accounts by alias and EVM address', () => {
 
     env.ledger.ledger.inject(largeDebit('0.0.1003', 5_000n * HBAR, '0.0.1001'));
     env.ledger.ledger.inject(largeDebit('0.0.1004', 3_000n * HBAR, '0.0.1001'));
-    // The two alerts may share one message: wait for both texts, however they are batched.
-    const bodies = () => env.slack.requests.map((r) => r.body).join('\n');
-    await until(async () => bodies().includes('treasury-hot') && bodies().includes('ops-wallet'));
+    // However the two alerts are batched, and whatever else the living ledger's own traffic alerts on.
+    await until(async () => alerted(env, 'treasury-hot', 5000) && alerted(env, 'ops-wallet', 3000));
     daemon.abort();
     await daemon.done;
 
-    expect(bodies()).toContain('treasury-hot: 5000');
-    expect(bodies()).toContain('ops-wallet: 3000');
+    expect([alerted(env, 'treasury-hot', 5000), alerted(env, 'ops-wallet', 3000)]).toEqual([true, true]);
     expect(daemon.stdout()).toContain('"msg":"account resolved"');
   });
 
@@ -78,11 +85,10 @@ describe('accounts by alias and EVM address', () => {
         ((await metricValue(url, 'ledger_sentinel_pages_total{endpoint="transactions"}')) ?? 0) > pages + 2,
     );
     env.ledger.ledger.inject(largeDebit('0.0.1004', 3_000n * HBAR, '0.0.1001'));
-    const [request] = await env.slack.waitForRequests(1);
+    await until(async () => alerted(env, 'ops-wallet', 3000));
     daemon.abort();
     await daemon.done;
 
-    expect(request?.body).toContain('ops-wallet: 3000');
     expect(daemon.stdout()).toContain(`"lookup":"${EVM}","id":"0.0.1004","msg":"account resolved"`);
   });
 
@@ -97,10 +103,10 @@ describe('accounts by alias and EVM address', () => {
     await until(async () => (await fetch(`${url}/readyz`)).status === 200);
 
     env.ledger.ledger.inject(largeDebit('0.0.1003', 5_000n * HBAR, '0.0.1001'));
-    const [first] = await env.slack.waitForRequests(1);
+    await until(async () => alerted(env, 'treasury-hot', 5000));
     const unresolved = await metricValue(url, 'ledger_sentinel_accounts_unresolved');
-    const retried =
-      (await metricValue(url, 'ledger_sentinel_account_resolutions_total{outcome="not_found"}')) ?? 0;
+    const notFound = 'ledger_sentinel_account_resolutions_total{outcome="not_found"}';
+    await until(async () => ((await metricValue(url, notFound)) ?? 0) >= 2); // asked again while unknown
     env.ledger.ledger.store.addEntity({ id: 1004n, alias: LATE_ALIAS });
     await daemon.waitFor((out) => out.includes('"msg":"resolved accounts added to the tail"'));
     const pages = (await metricValue(url, 'ledger_sentinel_pages_total{endpoint="transactions"}')) ?? 0;
@@ -109,16 +115,13 @@ describe('accounts by alias and EVM address', () => {
         ((await metricValue(url, 'ledger_sentinel_pages_total{endpoint="transactions"}')) ?? 0) > pages + 2,
     );
     env.ledger.ledger.inject(largeDebit('0.0.1004', 4_000n * HBAR, '0.0.1001'));
-    const requests = await env.slack.waitForRequests(2);
+    await until(async () => alerted(env, 'late-alias', 4000));
     const unresolvedAfter = await metricValue(url, 'ledger_sentinel_accounts_unresolved');
     daemon.abort();
     const code = await daemon.done;
 
     expect(code).toBe(0);
-    expect(first?.body).toContain('treasury-hot: 5000');
-    expect(requests[1]?.body).toContain('late-alias: 4000');
     expect(unresolved).toBe(1);
-    expect(retried).toBeGreaterThanOrEqual(1);
     const warning = daemon
       .stdout()
       .split('\n')
