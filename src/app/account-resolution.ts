@@ -49,6 +49,7 @@ export function createAccountResolution(deps: AccountResolutionDeps): AccountRes
       if (refresh) retries = 0;
       if (!loaded.accounts.some((a) => a.lookup !== undefined)) {
         pending = [];
+        deps.metrics.accountsUnresolved.set(0); // a reload may have removed the last pending one
         return loaded;
       }
       const client = ledgerClientFor(loaded.config, deps.log, deps.metrics);
