@@ -18,6 +18,8 @@ import { rescueState } from './app/state-rescue.js';
 import { watchForReload, type ReloadWatcher } from './app/reload-watcher.js';
 import { buildChannels, startRuntime, type Runtime } from './app/runtime.js';
 import { buildShared } from './app/shared.js';
+import { createAccountResolution } from './app/account-resolution.js';
+import { createResolvedAccountsRepo } from './app/resolved-accounts-repo.js';
 
 export interface AppOptions {
   readonly loaded: Loaded;
@@ -74,6 +76,8 @@ export function createApp(options: AppOptions): App {
   let lost: Promise<void> | undefined;
   let fail = (_error: Error) => undefined as void;
   const failure = new Promise<Error>((resolve) => (fail = resolve));
+  const persisted = createResolvedAccountsRepo(store);
+  const resolution = createAccountResolution({ log, metrics, clock, persisted });
 
   function markLoaded(ok: boolean): void {
     metrics.configReloadSuccess.set(ok ? 1 : 0);
@@ -98,6 +102,28 @@ export function createApp(options: AppOptions): App {
     await current?.stop(loaded.config.daemon.shutdown_grace);
     const outcome = await rescueState(store, shared.outbox, log);
     fail(new Error(`the state store was lost: ${reason}; polling stopped; ${outcome}`));
+  }
+
+  // Accounts by EVM address or alias that the query service did not know yet: once one resolves, the runtime is
+  // swapped for one that tails it (docs/tailing.md, "Accounts named by EVM address or alias").
+  function retryResolution(): void {
+    reloading = reloading.then(resolvePending, resolvePending);
+  }
+
+  async function resolvePending(): Promise<boolean> {
+    if (lost || !runtime) return true;
+    const before = resolution.pending().length;
+    const applied = await resolution.apply(loaded, false);
+    if (lost || !runtime) return true;
+    if (resolution.pending().length < before) {
+      const channels = buildChannels(shared, applied);
+      await runtime.stop();
+      shared.engines.replace(applied.ruleSet);
+      runtime = startRuntime(shared, applied, channels);
+      log.info({ accounts: applied.accounts.length }, 'resolved accounts added to the tail');
+    }
+    resolution.scheduleRetry(loaded, retryResolution);
+    return true;
   }
 
   async function reloadNow(): Promise<boolean> {
@@ -146,7 +172,10 @@ export function createApp(options: AppOptions): App {
         registry: metrics.registry,
         readiness,
       });
-      runtime = startRuntime(shared, loaded, buildChannels(shared, loaded));
+      const applied = await resolution.apply(loaded, true);
+      shared.engines.replace(applied.ruleSet);
+      runtime = startRuntime(shared, applied, buildChannels(shared, applied));
+      resolution.scheduleRetry(loaded, retryResolution);
       guard = guardStateStore({
         ...{ store, log, metrics },
         intervalMs: options.stateCheckIntervalMs ?? 1000,
@@ -167,15 +196,18 @@ export function createApp(options: AppOptions): App {
         next.config.http.port !== loaded.config.http.port
       )
         log.warn('state.dir and http changes take effect on restart only');
+      // Resolved before the old runtime stops, so it keeps tailing while the lookups run.
+      const applied = await resolution.apply(next, true);
       await runtime?.stop();
       // The state may have been lost while the old runtime stopped: then there is nothing to start on.
       if (lost) throw new Error('the state store was lost: not reloading');
       loaded = next;
       secrets.set(next.config);
       log.level = options.logLevel ?? next.config.log.level;
-      shared.engines.replace(next.ruleSet);
+      shared.engines.replace(applied.ruleSet);
       await forgetRemovedRules(metrics, new Set(next.ruleSet.rules.map((r) => r.id)));
-      runtime = startRuntime(shared, next, channels);
+      runtime = startRuntime(shared, applied, channels);
+      resolution.scheduleRetry(next, retryResolution);
       markLoaded(true);
       watch();
       log.info({ accounts: next.accounts.length, rules: next.ruleSet.rules.length }, 'config reloaded');
@@ -187,6 +219,7 @@ export function createApp(options: AppOptions): App {
     },
     async stop(stopOptions = {}) {
       watcher?.close();
+      resolution.close();
       guard?.close();
       await lost;
       await reloading.catch(() => undefined);

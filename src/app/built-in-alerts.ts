@@ -8,6 +8,7 @@ export const BUILT_IN_RULES = {
   queryServiceDown: 'sentinel-query-service-down',
   deliveryFailing: 'sentinel-delivery-failing',
   recordQuarantined: 'sentinel-record-quarantined',
+  accountUnresolved: 'sentinel-account-unresolved',
 } as const;
 
 /** One condition that holds now. */
@@ -22,10 +23,11 @@ export interface Condition {
   readonly exclude?: readonly string[];
 }
 
-/** Held-back conditions removed: no staleness alerts while the query service is down. */
+/** Held-back conditions removed: no staleness (or lookup) alerts while the query service is down. */
 export function inhibit(conditions: readonly Condition[]): Condition[] {
   const down = conditions.some((c) => c.ruleId === BUILT_IN_RULES.queryServiceDown);
-  return down ? conditions.filter((c) => c.ruleId !== BUILT_IN_RULES.accountStale) : [...conditions];
+  const held: string[] = [BUILT_IN_RULES.accountStale, BUILT_IN_RULES.accountUnresolved];
+  return down ? conditions.filter((c) => !held.includes(c.ruleId)) : [...conditions];
 }
 
 export interface Transitions {

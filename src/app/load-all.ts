@@ -17,6 +17,16 @@ export interface Loaded {
   readonly rules: readonly LoadedRule[];
   /** Rule paths as resolved (relative ones against the config file's folder). */
   readonly rulePaths: readonly string[];
+  /** Accounts named by EVM address or alias whose id is not known yet (set by app/account-resolution.ts). */
+  readonly unresolved?: readonly UnresolvedAccount[];
+}
+
+export interface UnresolvedAccount {
+  readonly account: WatchedAccount;
+  /** The config entry, like `accounts[2].id`. */
+  readonly entry: string;
+  /** When it was first found unresolved (ms since the epoch). */
+  readonly since: number;
 }
 
 export type LoadAllResult = { ok: true; loaded: Loaded } | { ok: false; issues: ConfigIssue[] };

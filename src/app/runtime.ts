@@ -181,6 +181,7 @@ function startSelfMonitoring(
       emit,
       state,
       quarantined,
+      unresolved: loaded.unresolved ?? [],
     },
     log: log.child({ component: 'self-monitoring' }),
   });

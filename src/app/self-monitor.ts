@@ -10,6 +10,8 @@ import { BUILT_IN_RULES, inhibit, transitions, type Condition } from './built-in
 import type { SelfMonitoringConfig } from './config.js';
 import type { TailHealth } from './tail-loop.js';
 import { quarantineConditions, type QuarantineView } from './quarantine-conditions.js';
+import type { UnresolvedAccount } from './load-all.js';
+import { unresolvedConditions } from './unresolved-conditions.js';
 
 export interface SelfMonitorDeps {
   readonly config: SelfMonitoringConfig;
@@ -37,6 +39,8 @@ export interface SelfMonitorDeps {
    * a reload or a restart does not fire again what is already firing.
    */
   readonly state?: SelfMonitorState;
+  /** Accounts named by EVM address or alias that the query service has not resolved (not tailed). */
+  readonly unresolved?: readonly UnresolvedAccount[];
 }
 
 export interface SelfMonitorState {
@@ -67,6 +71,7 @@ export function createSelfMonitor(deps: SelfMonitorDeps): SelfMonitor {
         ...staleConditions(deps),
         ...oneByKey([...pauseConditions(deps), ...(await deliveryConditions(deps, streaks))]),
         ...(deps.quarantined ? quarantineConditions(deps.quarantined(), deps.accounts) : []),
+        ...unresolvedConditions(deps.unresolved ?? [], deps.config.account_stale_after, deps.clock()),
       ].flat();
       const kept = inhibit(all);
       const held = new Set(all.filter((c) => !kept.includes(c)).map((c) => c.key));

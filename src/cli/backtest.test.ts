@@ -81,6 +81,39 @@ state: { dir: ${join(dir, 'state')} }
     expect(slack.requests).toHaveLength(0);
   });
 
+  it('replays accounts configured by alias once resolved, and names one the ledger does not know', async () => {
+    const alias = 'HIQQEXWKW53RKN4W6XXC4Q232SYNZ3SZANVZZSUME5B5PRGXL663UAQA';
+    const unknown = 'KGNABD5L3ZGSRVUCSPDR7TONZSRY3D5OMEBKQMVTD2AC6JL72HMQ';
+    sim.ledger.store.addEntity({ id: 1004n, alias });
+    writeFileSync(
+      join(dir, 'config-alias.yaml'),
+      `ledger: { base_url: ${sim.url}, retry: { max_attempts: 1 } }
+accounts:
+  - { id: ${alias}, name: ops-wallet }
+  - { id: ${unknown}, name: nobody }
+rules: { paths: [rules/*.yaml] }
+notifiers:
+  ops-slack: { kind: slack, webhook_url: ${slack.webhookUrl} }
+`,
+    );
+
+    const run = startCli(['backtest', '--config', 'config-alias.yaml', '--from', from, '--to', to], {
+      cwd: dir,
+    });
+    const code = await run.done;
+
+    expect(code).toBe(0);
+    expect(
+      run
+        .stdout()
+        .split('\n')
+        .filter((l) => / CRITICAL +firing +large-debit /.test(l)),
+    ).toEqual([expect.stringContaining('ops-wallet (0.0.1004): ops-wallet: 7000.')]);
+    expect(run.stderr()).toContain(
+      `accounts[1].id ${unknown}: not resolved to an account id by the query service; not replayed`,
+    );
+  });
+
   it('prints one JSON document with --json', async () => {
     const run = startCli(['backtest', '--config', 'config.yaml', '--from', from, '--to', to, '--json'], {
       cwd: dir,

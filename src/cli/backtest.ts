@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { parseTimeArg } from '../app/backtest/parse-time.js';
 import { replay } from '../app/backtest/replay.js';
+import { resolveForReplay } from '../app/backtest/resolve-accounts.js';
 import { alertLine, progressBar, summarize, summaryTable } from '../app/backtest/report.js';
 import { printIssues } from '../app/cli/print-issues.js';
 import { ledgerClientFor, verifyClientFor } from '../app/clients.js';
@@ -77,8 +78,8 @@ export const backtest: Command = {
       printIssues(ctx.stderr, result.issues);
       return 1;
     }
-    const { config, ruleSet, accounts } = result.loaded;
     const logger = createLogger({ level: 'error', destination: ctx.stderr, secrets: ['\u0000never'] });
+    const { config, ruleSet, accounts } = await resolveForReplay(result.loaded, logger, ctx.stderr);
     const client = ledgerClientFor(config, logger);
     const verifyClient = verifyClientFor(config, logger);
     const tty = (ctx.stderr as { isTTY?: boolean }).isTTY === true && !args.json;

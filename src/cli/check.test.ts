@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +13,8 @@ rules: { paths: [rules/*.yaml] }
 notifiers:
   ops-slack: { kind: console }
 `;
+
+const ALIAS = 'HIQQEXWKW53RKN4W6XXC4Q232SYNZ3SZANVZZSUME5B5PRGXL663UAQA';
 
 const RULE = `rules:
   - id: large-debit
@@ -41,6 +45,34 @@ describe('check', () => {
 
     expect(code).toBe(0);
     expect(run.stdout()).toContain('valid: 1 accounts, 1 rules from 1 path(s), 1 notifiers');
+  });
+
+  it('accepts every account id form, says which ids are looked up at start, and sends no request', async () => {
+    const requests: string[] = [];
+    const server = createServer((req, res) => {
+      requests.push(req.url ?? '');
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const accounts = `accounts:
+  - { id: '0x00000000000000000000000000000000000003eb', name: treasury-hot }
+  - { id: '0x71c7656ec7ab88b098defb751b7401b5f6d8976f', name: by-evm }
+  - { id: ${ALIAS}, name: by-alias }
+`;
+    write(CONFIG.replace(/accounts:\n.*\n/, accounts).replace('5551', String(port)), RULE);
+
+    const run = startCli(['check', '--config', 'config.yaml'], { cwd: dir });
+    const code = await run.done;
+    server.close();
+
+    expect(code).toBe(0);
+    expect(run.stdout().split('\n').slice(1)).toEqual([
+      `accounts[1].id 0x71c7656e…: resolved at start (and on reload) through GET http://127.0.0.1:${port}/api/v1/accounts/0x71c7656ec7ab88b098defb751b7401b5f6d8976f; until the query service knows it, it is not tailed and the lookup is retried`,
+      `accounts[2].id HIQQEXWKW5…: resolved at start (and on reload) through GET http://127.0.0.1:${port}/api/v1/accounts/${ALIAS}; until the query service knows it, it is not tailed and the lookup is retried`,
+      '',
+    ]);
+    expect(requests).toEqual([]);
   });
 
   it('prints every config error as file:line:col and exits 1', async () => {

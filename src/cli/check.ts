@@ -8,11 +8,13 @@ import { createLogger } from '../observability/logger.js';
 import { printIssues } from '../app/cli/print-issues.js';
 import type { Command } from './command.js';
 import { DEFAULT_CONFIG, parseConfigArg } from './run.js';
+import { resolutionPlan } from './resolution-plan.js';
 
 const USAGE = `Usage: ledger-sentinel check [--config <file>]
 
-Validates the config file and all rule files it names, without starting anything. Prints every error as
-file:line:col path: message and exits 1 when there is any, 0 when all is valid.
+Validates the config file and all rule files it names, without starting anything (no request is sent). Prints
+every error as file:line:col path: message and exits 1 when there is any, 0 when all is valid. For each account
+named by EVM address or alias, prints how the daemon will find its id.
 
 Options:
   --config <file>   the config file (default ${DEFAULT_CONFIG})
@@ -43,6 +45,7 @@ export const check: Command = {
     ctx.stdout.write(
       `${configPath}: valid: ${accounts.length} accounts, ${ruleSet.rules.length} rules from ${rulePaths.length} path(s), ${notifiers} notifiers\n`,
     );
+    ctx.stdout.write(resolutionPlan(accounts, config.ledger.base_url));
     return 0;
   },
 };

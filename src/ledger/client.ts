@@ -8,6 +8,7 @@ import { getParsed, type GetOptions, type LedgerMetrics, type RequestContext } f
 import { parsePageText, type Endpoint, type Page, type RecordOf } from './page.js';
 import { LinkLoopError } from './errors.js';
 import { once } from './once.js';
+import { accountUrl, getAccount } from './get-account.js';
 import { parseBase, requestPath, resolveLink } from './pagination.js';
 import {
   actionsUrl,
@@ -19,7 +20,7 @@ import {
 } from './query.js';
 import { createRequestBudget, type RequestBudget } from './request-budget.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
-import type { ContractAction, StakingReward, Transaction } from './schema.js';
+import type { AccountSummary, ContractAction, StakingReward, Transaction } from './schema.js';
 import { abortableSleep } from './sleep.js';
 
 export interface LedgerClientOptions {
@@ -60,6 +61,8 @@ export interface LedgerClient {
     query: ActionsQuery,
     opts?: ListOptions,
   ): AsyncIterable<Page<ContractAction>>;
+  /** An account by id, alias or EVM address; null when the service knows no such account (404). */
+  getAccount(idOrAliasOrEvmAddress: string, opts?: ListOptions): Promise<AccountSummary | null>;
   /** One page of a service path such as a persisted `links.next` (relative, or absolute on our origin). */
   fetchPage<K extends Endpoint>(endpoint: K, url: string, opts?: ListOptions): Promise<Page<RecordOf[K]>>;
   /** Pages from `url` on, following links.next until null. */
@@ -149,6 +152,7 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
     listTransactions: (query, opts) => pages('transactions', transactionsUrl(query), opts),
     listRewards: (account, query, opts) => pages('rewards', rewardsUrl(account, query), opts),
     listActions: (idOrHash, query, opts) => pages('actions', actionsUrl(idOrHash, query), opts),
+    getAccount: async (ref, opts) => getAccount(ctx, requestPath(base, accountUrl(ref)), opts),
     fetchPage,
     pages,
     close: async () => {

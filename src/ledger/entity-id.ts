@@ -76,3 +76,23 @@ export function longZeroAddress(id: EntityId): string {
   const hex = (v: bigint, width: number) => v.toString(16).padStart(width, '0');
   return `0x${hex(id.shard, 8)}${hex(id.realm, 16)}${hex(id.num, 16)}`;
 }
+
+const EVM_HEX = /^(?:0x)?([0-9a-fA-F]{40})$/;
+
+export type LongZeroParse =
+  { ok: true; id: EntityId } | { ok: false; reason: 'not-evm' | 'not-long-zero' | 'range' };
+
+/**
+ * Decodes a "long-zero" EVM address (12 zero bytes, then the 8-byte num: what the service writes for an account
+ * without an EVM address of its own) to `0.0.num` without a request. Any other 40-hex address belongs to an
+ * account whose id only the query service knows (`not-long-zero`).
+ */
+export function parseLongZeroAddress(text: string): LongZeroParse {
+  const match = EVM_HEX.exec(text);
+  if (!match) return { ok: false, reason: 'not-evm' };
+  const hex = (match[1] as string).toLowerCase();
+  if (!hex.startsWith('0'.repeat(24))) return { ok: false, reason: 'not-long-zero' };
+  const num = BigInt(`0x${hex.slice(24)}`);
+  if (num > MAX_NUM) return { ok: false, reason: 'range' };
+  return { ok: true, id: { shard: 0n, realm: 0n, num } };
+}

@@ -218,3 +218,17 @@ export const VerificationResult = z.object({
   files: z.array(z.string()).optional(),
 });
 export type VerificationResult = z.output<typeof VerificationResult>;
+
+/**
+ * What we read of `GET /api/v1/accounts/{idOrAliasOrEvmAddress}` (the service's AccountBalanceTransactions):
+ * the three members that name the account, strictly; balance, key, transactions and the rest are ignored.
+ */
+export const AccountSummary = z.looseObject({
+  account: EntityId,
+  alias: z
+    .string()
+    .regex(/^[A-Z2-7]+$/, 'expected an upper-case base32 alias')
+    .nullable(),
+  evm_address: EvmAddress.nullable(),
+});
+export type AccountSummary = z.output<typeof AccountSummary>;

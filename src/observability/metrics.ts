@@ -190,6 +190,17 @@ export function createMetrics(options: MetricsOptions = {}) {
       labelNames: ['source'],
       registers: r,
     }),
+    accountResolutions: new Counter({
+      name: `${P}account_resolutions_total`,
+      help: 'Lookups of accounts configured by EVM address or alias, by outcome (resolved, not_found, failed).',
+      labelNames: ['outcome'],
+      registers: r,
+    }),
+    accountsUnresolved: new Gauge({
+      name: `${P}accounts_unresolved`,
+      help: 'Configured accounts (EVM address or alias) whose id is not known yet, so they are not tailed.',
+      registers: r,
+    }),
   };
   metrics.buildInfo.set({ version: options.version ?? '0.0.0', node: process.version }, 1);
   for (const strategy of ['per-account', 'global']) metrics.tailStrategy.set({ strategy }, 0);
@@ -199,6 +210,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     metrics.requestErrors.inc({ endpoint: 'transactions', reason }, 0);
   for (const source of ['transactions', 'rewards']) metrics.quarantined.inc({ source }, 0);
   for (const source of ['transactions', 'rewards']) metrics.recordsUnattributed.inc({ source }, 0);
+  for (const outcome of ['resolved', 'not_found', 'failed']) metrics.accountResolutions.inc({ outcome }, 0);
   return metrics;
 }
 

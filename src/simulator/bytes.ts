@@ -28,3 +28,19 @@ export function decodeBase32(text: string): Uint8Array | null {
   }
   return Uint8Array.from(out);
 }
+
+/** RFC 4648 base32 without padding of lower-case hex (the service's text form of an alias). */
+export function encodeBase32(hex: string): string {
+  let out = '';
+  let buffer = 0;
+  let bits = 0;
+  for (let i = 0; i + 1 < hex.length; i += 2) {
+    buffer = ((buffer << 8) | parseInt(hex.slice(i, i + 2), 16)) & 0xffff;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      out += BASE32[(buffer >> bits) & 31];
+    }
+  }
+  return bits > 0 ? out + BASE32[(buffer << (5 - bits)) & 31] : out;
+}

@@ -11,6 +11,7 @@ import { errorResponse, type RouteResponse } from './response.js';
 import { transactionsRoute } from './routes/transactions.js';
 import { rewardsRoute } from './routes/rewards.js';
 import { actionsRoute } from './routes/actions.js';
+import { accountRoute } from './routes/account.js';
 
 export type { SimulatorConfig } from './config.js';
 export type { RouteResponse } from './response.js';
@@ -62,8 +63,8 @@ export interface SimulatorServerOptions {
 /** What the service's Express middleware sends on 2xx when a route sets nothing else. */
 export const DEFAULT_CACHE_CONTROL = 'public, max-age=1';
 
-/** The three ledger routes of 0.129, in matching order. */
-export const LEDGER_ROUTES: readonly Route[] = [transactionsRoute, rewardsRoute, actionsRoute];
+/** The ledger routes of 0.129, in matching order (the account route is what resolves configured aliases). */
+export const LEDGER_ROUTES: readonly Route[] = [transactionsRoute, rewardsRoute, actionsRoute, accountRoute];
 
 export function createSimulatorServer(options: SimulatorServerOptions): SimulatorHandler {
   const config = options.config ?? defaultSimulatorConfig();

@@ -28,8 +28,11 @@ describe('accounts config', () => {
   });
 
   it.each([
-    [{ id: 'treasury' }, 'expected an account id like 0.0.1234 or 1234, got "treasury"'],
-    [{ name: 'x' }, 'each account needs an id (0.0.1234) or a rewards_alias'],
+    [
+      { id: 'treasury' },
+      'expected an account id like 0.0.1234 or 1234, an EVM address (0x and 40 hex digits) or an upper-case base32 alias, got "treasury"',
+    ],
+    [{ name: 'x' }, 'each account needs an id (0.0.1234, an EVM address or an alias) or a rewards_alias'],
     [{ id: '0.0.1', prio: 1 }, 'Unrecognized key: "prio"'],
     [{ rewards_alias: 'abc' }, 'expected an upper-case base32 alias or a 40-hex EVM address'],
   ])('rejects %j with a message that says how to fix it', (entry, message) => {

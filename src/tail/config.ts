@@ -2,20 +2,14 @@
 // normalisation into WatchedAccount. Strict objects: a typo in a key is an error, not a silent default.
 import { z } from 'zod';
 import { duration } from '../config/duration.js';
-import { formatEntityId, parseEntityId } from '../ledger/entity-id.js';
+import { formatEntityId } from '../ledger/entity-id.js';
 import { parseTimestamp } from '../ledger/timestamp.js';
 import { QUERYABLE_TRANSACTION_TYPES } from '../ledger/transaction-types.js';
 import type { WatchedAccount } from './watched-account.js';
+import { AccountId, needsLookup } from './account-id.js';
 
 const EVM_ADDRESS = /^(0x)?[0-9a-fA-F]{40}$/;
 const ALIAS = /^[A-Z2-7]+$/;
-
-const AccountId = z.union([z.string(), z.number().int().nonnegative()]).transform((value, ctx) => {
-  const parsed = parseEntityId(String(value));
-  if (parsed.ok) return formatEntityId(parsed.id);
-  ctx.addIssue({ code: 'custom', message: `expected an account id like 0.0.1234 or 1234, got "${value}"` });
-  return z.NEVER;
-});
 
 export const Pushdown = z
   .object({
@@ -51,7 +45,7 @@ export const AccountEntry = z
   })
   .strict()
   .refine((a) => a.id !== undefined || a.rewards_alias !== undefined, {
-    message: 'each account needs an id (0.0.1234) or a rewards_alias',
+    message: 'each account needs an id (0.0.1234, an EVM address or an alias) or a rewards_alias',
   });
 export type AccountEntry = z.output<typeof AccountEntry>;
 
@@ -93,13 +87,17 @@ export const TailConfig = z
   .prefault({});
 export type TailConfig = z.output<typeof TailConfig>;
 
-/** Accounts in config order; an id given as a long-zero EVM address becomes its `0.0.N`. */
+/**
+ * Accounts in config order; an id given as a long-zero EVM address becomes its `0.0.N`. An id given as an EVM
+ * address or alias stays as written, with `lookup` set: src/app/account-resolver.ts turns it into `0.0.N`.
+ */
 export function watchedAccounts(entries: readonly AccountEntry[]): WatchedAccount[] {
   return entries.map((entry) => {
-    const numeric = entry.id ?? longZeroId(entry.rewards_alias ?? '');
-    const id = numeric ?? entry.rewards_alias ?? '';
+    const lookup = entry.id !== undefined && needsLookup(entry.id) ? entry.id : undefined;
+    const numeric = lookup ? undefined : (entry.id ?? longZeroId(entry.rewards_alias ?? ''));
+    const id = lookup ?? numeric ?? entry.rewards_alias ?? '';
     // /transactions takes no alias (docs/ledger-api.md §5.1): an alias-only entry can be tailed for rewards only.
-    const sources = numeric ? entry.sources : (['rewards'] as const);
+    const sources = numeric || lookup ? entry.sources : (['rewards'] as const);
     return {
       id,
       name: entry.name ?? id,
@@ -107,6 +105,7 @@ export function watchedAccounts(entries: readonly AccountEntry[]): WatchedAccoun
       priority: entry.priority,
       rewardsPath: entry.rewards_alias ?? id,
       sources,
+      ...(lookup ? { lookup } : {}),
     };
   });
 }

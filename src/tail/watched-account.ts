@@ -12,4 +12,9 @@ export interface WatchedAccount {
   readonly rewardsPath: string;
   /** What is tailed for it; default both. An alias-only entry has `['rewards']`. */
   readonly sources?: readonly ('transactions' | 'rewards')[];
+  /**
+   * The EVM address or alias the config named the account by, while its `0.0.N` comes from the query service
+   * (GET /api/v1/accounts/{lookup}); `id` is then this text until resolved. Absent for ids known locally.
+   */
+  readonly lookup?: string;
 }

@@ -61,7 +61,7 @@ function listRewards(request: RouteRequest): RouteResponse {
 }
 
 /** The account id, or the 400/404 response that the path or the existence check produces. */
-function resolveAccount(request: RouteRequest): bigint | RouteResponse {
+export function resolveAccount(request: RouteRequest): bigint | RouteResponse {
   const { store } = request;
   const ref = parseAccountPath(request.params.id ?? '');
   if (ref === null) return errorResponse(400, ['Invalid parameter: idOrAliasOrEvmAddress']);

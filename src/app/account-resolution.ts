@@ -1,0 +1,116 @@
+// Puts the account resolver (account-resolver.ts) in the daemon's life cycle: before a runtime starts (start,
+// reload), accounts named by EVM address or alias are resolved and the rules compiled against their ids; while
+// some stay unknown, a retry is scheduled with a doubling delay, and the caller swaps in a runtime that tails
+// them once they resolve. Nothing here blocks the other accounts: they are tailed meanwhile.
+import type { Logger } from 'pino';
+import type { Metrics } from '../observability/metrics.js';
+import { compileRules } from '../rules/compile.js';
+import type { WatchedAccount } from '../tail/watched-account.js';
+import { createAccountResolver } from './account-resolver.js';
+import { ledgerClientFor } from './clients.js';
+import type { ResolvedAccountsRepo } from './resolved-accounts-repo.js';
+import type { Loaded, UnresolvedAccount } from './load-all.js';
+
+export interface AccountResolution {
+  /** `loaded` with its lookups resolved: the watch list holds only `0.0.N` ids, the rules compiled for them. */
+  apply(loaded: Loaded, refresh: boolean): Promise<Loaded>;
+  /** Accounts left unresolved by the last apply(). */
+  pending(): readonly WatchedAccount[];
+  /** While accounts are pending, calls `retry` once after a delay (which doubles per retry, up to max_backoff). */
+  scheduleRetry(loaded: Loaded, retry: () => void): void;
+  /** Stops the timer and any lookup in flight, and schedules no more retries (shutdown). */
+  close(): void;
+}
+
+export interface AccountResolutionDeps {
+  readonly log: Logger;
+  readonly metrics: Metrics;
+  readonly clock: () => number;
+  /** Resolved ids are kept here too, for a restart while the query service is down. */
+  readonly persisted?: ResolvedAccountsRepo;
+}
+
+/** One round of lookups may take this long at most; what has not answered by then is retried later. */
+const ROUND_TIMEOUT_MS = 30_000;
+const FIRST_RETRY_MIN_MS = 1_000;
+
+export function createAccountResolution(deps: AccountResolutionDeps): AccountResolution {
+  const resolver = createAccountResolver(deps);
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let retries = 0;
+  let pending: readonly WatchedAccount[] = [];
+  let closed = false;
+  /** lookup text → when it was first left unresolved; kept across reloads, dropped once resolved. */
+  const since = new Map<string, number>();
+
+  return {
+    async apply(loaded, refresh) {
+      if (refresh) retries = 0;
+      if (!loaded.accounts.some((a) => a.lookup !== undefined)) {
+        pending = [];
+        deps.metrics.accountsUnresolved.set(0); // a reload may have removed the last pending one
+        return loaded;
+      }
+      const client = ledgerClientFor(loaded.config, deps.log, deps.metrics);
+      const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(ROUND_TIMEOUT_MS)]);
+      try {
+        const lookup = (ref: string, s: AbortSignal) => client.getAccount(ref, { signal: s });
+        const result = await resolver.resolve(loaded.accounts, { lookup, refresh, signal });
+        pending = result.pending;
+        return withAccounts(loaded, result.accounts, unresolvedOf(loaded, pending, since, deps.clock()));
+      } finally {
+        await client.close();
+      }
+    },
+    pending: () => pending,
+    scheduleRetry(loaded, retry) {
+      clearTimeout(timer);
+      if (closed || pending.length === 0) return;
+      const { poll_interval, max_backoff } = loaded.config.tail;
+      const first = Math.max(FIRST_RETRY_MIN_MS, poll_interval);
+      const delay = Math.min(first * 2 ** Math.min(retries, 20), Math.max(first, max_backoff));
+      retries += 1;
+      deps.log.info(
+        { pending: pending.map((a) => a.lookup), retryInMs: delay },
+        'accounts not resolved yet; retrying later',
+      );
+      timer = setTimeout(retry, delay);
+    },
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      controller.abort();
+    },
+  };
+}
+
+/** The rules select accounts by name and labels at compile time, so they are compiled for the resolved ids. */
+function withAccounts(
+  loaded: Loaded,
+  accounts: readonly WatchedAccount[],
+  unresolved: readonly UnresolvedAccount[],
+): Loaded {
+  const ruleSet = compileRules(
+    loaded.rules.map((l) => l.rule),
+    { accounts, explorerUrl: loaded.config.explorer.transaction_url },
+  );
+  return { ...loaded, accounts, ruleSet, unresolved };
+}
+
+/** The pending accounts with their config entry and since when they are pending (for self-monitoring). */
+function unresolvedOf(
+  loaded: Loaded,
+  pending: readonly WatchedAccount[],
+  since: Map<string, number>,
+  now: number,
+): UnresolvedAccount[] {
+  const waiting = new Set(pending.map((a) => a.lookup as string));
+  for (const ref of since.keys()) if (!waiting.has(ref)) since.delete(ref);
+  return pending.map((account) => {
+    const ref = account.lookup as string;
+    if (!since.has(ref)) since.set(ref, now);
+    const index = loaded.accounts.indexOf(account);
+    return { account, entry: `accounts[${index}].id`, since: since.get(ref) as number };
+  });
+}
