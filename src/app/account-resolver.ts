@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { formatEntityId, parseEntityId } from '../ledger/entity-id.js';
 import type { AccountSummary } from '../ledger/schema.js';
 import type { Metrics } from '../observability/metrics.js';
-import { runPool } from '../tail/run-pool.js';
+import { createPollSlots } from '../tail/poll-slots.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 import type { ResolvedAccountsRepo } from './resolved-accounts-repo.js';
 
@@ -90,7 +90,8 @@ export function createAccountResolver(deps: AccountResolverDeps): AccountResolve
         const id = await lookupOne(account, index, options);
         if (id !== undefined) ids.set(index, id);
       });
-      await runPool(jobs, CONCURRENCY);
+      const slots = createPollSlots(CONCURRENCY);
+      await Promise.all(jobs.map((job) => slots.run(job)));
       const result = partition(accounts, ids);
       deps.metrics.accountsUnresolved.set(result.pending.length);
       return result;
