@@ -2,7 +2,7 @@
 // with the one documented correction the conformance validator applies (docs/ledger-api.md §14, batch_key).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResponseValidator } from './openapi-validator.js';
-import { sharedPath } from '../helpers/shared.js';
+import { sharedPath } from './shared-path.js';
 import { startLivingLedger, type RunningLivingLedger } from '../../src/simulator/living-ledger-server.js';
 import { deepCallTrace } from '../../src/simulator/traffic-inject.js';
 

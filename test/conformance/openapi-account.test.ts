@@ -5,7 +5,7 @@ import { request } from 'undici';
 import { defaultSimulatorConfig } from '../../src/simulator/config.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/server.js';
 import { SimulatorStore } from '../../src/simulator/store.js';
-import { sharedPath } from '../helpers/shared.js';
+import { sharedPath } from './shared-path.js';
 import { createResponseValidator } from './openapi-validator.js';
 
 const PATH = '/api/v1/accounts/{idOrAliasOrEvmAddress}';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { sharedPath } from '../helpers/shared.js';
+import { sharedPath } from './shared-path.js';
 import * as S from '../../src/ledger/schema.js';
 
 type OpenApiSchema = {

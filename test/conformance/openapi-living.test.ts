@@ -8,7 +8,7 @@ import { sampleTransactionRow } from '../../src/simulator/sample-rows.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/server.js';
 import { SimulatorStore } from '../../src/simulator/store.js';
 import { makeSimTransaction } from '../../src/simulator/transaction-json.js';
-import { sharedPath } from '../helpers/shared.js';
+import { sharedPath } from './shared-path.js';
 import { createResponseValidator } from './openapi-validator.js';
 
 const NOW = 1_700_000_000_000_000_000n;

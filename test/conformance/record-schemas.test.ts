@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedPath } from '../helpers/shared.js';
+import { sharedPath } from './shared-path.js';
 import { fastContractAction, fastStakingReward, fastTransaction } from '../../src/ledger/fast-records.js';
 import { parseJson } from '../../src/ledger/json.js';
 import { parsePage, type Endpoint } from '../../src/ledger/page.js';

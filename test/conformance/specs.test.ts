@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixture } from '../../src/simulator/fixtures.js';
 import { parseSpecJson } from '../../src/simulator/fixture-values.js';
 import { createSimulatorServer, type RequestHandler } from '../../src/simulator/server.js';
-import { sharedPath } from '../helpers/shared.js';
+import { sharedPath } from './shared-path.js';
 import { createResponseValidator } from './openapi-validator.js';
 import { discoverSpecFiles, loadSpecCases, type SpecCase } from './spec-cases.js';
 
