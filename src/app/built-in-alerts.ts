@@ -7,6 +7,7 @@ export const BUILT_IN_RULES = {
   accountStale: 'sentinel-account-stale',
   queryServiceDown: 'sentinel-query-service-down',
   deliveryFailing: 'sentinel-delivery-failing',
+  futureRecord: 'sentinel-future-record',
 } as const;
 
 /** One condition that holds now. */

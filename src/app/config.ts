@@ -25,6 +25,8 @@ export const SelfMonitoringConfig = z.strictObject({
   query_service_down_after: duration({ min: '1s' }).prefault('2m'),
   /** This many failed delivery attempts in a row to one notifier fire `sentinel-delivery-failing`. */
   delivery_failures: z.int().min(1).default(5),
+  /** `sentinel-future-record` resolves once no record from the future has come for this long. */
+  future_record_resolve_after: duration({ min: '1s' }).prefault('10m'),
   /** How often the checks run. */
   check_interval: duration({ min: '100ms', max: '10m' }).prefault('15s'),
 });

@@ -16,6 +16,7 @@ import type { Alert } from '../rules/alert.js';
 import type { RuleStateRepo } from '../rules/state-repo.js';
 import type { StateStore } from '../state/store.js';
 import { clientTailSource } from '../tail/client-source.js';
+import type { FutureSighting } from '../tail/future-records.js';
 import { createTailer, type Tailer } from '../tail/tailer.js';
 import { ledgerClientFor, verifyClientFor } from './clients.js';
 import { startDelivery } from './delivery.js';
@@ -124,6 +125,7 @@ function tailerFor(
     logger: log,
     clock,
     random,
+    onFutureRecord: (sighting: FutureSighting) => (shared.health.lastFuture = sighting),
   };
   // Series for the 50 stalest streams (docs/metrics.md); self-monitoring reads every stream from the tailer.
   return createTailer({ ...options, stalenessTop: 50 });

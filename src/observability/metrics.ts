@@ -103,6 +103,12 @@ export function createMetrics(options: MetricsOptions = {}) {
       labelNames: ['stream'],
       registers: r,
     }),
+    futureRecords: new Counter({
+      name: `${P}future_records_total`,
+      help: 'Records whose consensus timestamp was beyond now + tail.max_clock_skew: evaluated, but they move no cursor and no head.',
+      labelNames: ['source'],
+      registers: r,
+    }),
     lag: new Gauge({
       name: `${P}query_service_lag_seconds`,
       help: 'Now minus the newest consensus timestamp seen from the query service.',
@@ -159,6 +165,7 @@ export function createMetrics(options: MetricsOptions = {}) {
   metrics.buildInfo.set({ version: options.version ?? '0.0.0', node: process.version }, 1);
   for (const strategy of ['per-account', 'global']) metrics.tailStrategy.set({ strategy }, 0);
   for (const stream of ['transactions', 'rewards', 'global']) metrics.pollFailures.inc({ stream }, 0);
+  for (const source of ['transactions', 'rewards']) metrics.futureRecords.inc({ source }, 0);
   return metrics;
 }
 

@@ -1,6 +1,7 @@
 // One poll of one per-account stream: everything after its `safe` cursor, page by page, each page handed
 // over in its own transaction; then the cursor moves to head − overlap (taken before the first request).
 import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
+import { newestTrusted } from './future-bound.js';
 import type { TailRecord } from './record-handler.js';
 import type { AccountStream } from './streams.js';
 import { type Delivery, type TailContext, handOver, settledBound } from './tail-context.js';
@@ -27,12 +28,14 @@ export async function pollAccountStream(
     result.pages += 1;
     const fresh: Delivery[] = [];
     const inPage = new Set<bigint>();
+    const bound = ctx.future.bound();
     for (const record of page.records) {
       const ts = parseTimestamp(
         'consensus_timestamp' in record ? record.consensus_timestamp : record.timestamp,
       );
+      // A record beyond now + max_clock_skew is still handed over, but moves neither the head nor `read`.
       ctx.head.observe(ts);
-      if (ts > newest) newest = ts;
+      newest = newestTrusted(newest, ts, bound);
       if (ts <= cursor.safe || inPage.has(ts) || ctx.state.isSeen(stream.key, ts)) {
         result.dropped += 1;
         ctx.metrics?.dedupDrops.inc({ source: stream.source });

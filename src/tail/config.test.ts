@@ -55,6 +55,7 @@ describe('tail config', () => {
       concurrency: 8,
       reevaluate_rounds: 30,
       max_backoff: 60_000,
+      max_clock_skew: 300_000,
     });
   });
 

@@ -83,6 +83,11 @@ export const TailConfig = z
     /** Rounds between two cost estimates of strategy auto. */
     reevaluate_rounds: z.number().int().min(1).default(30),
     max_backoff: duration({ min: '1s' }).default(60_000),
+    /**
+     * How far ahead of this host's clock a consensus timestamp may be and still be trusted to move the head and
+     * the cursors; a record beyond it is evaluated but moves nothing (docs/tailing.md, "Timestamps from the future").
+     */
+    max_clock_skew: duration({ min: '0ms', max: '1h' }).default(300_000),
   })
   .strict()
   .transform((c) => ({ ...c, sweep_interval: c.sweep_interval ?? Math.max(1000, c.overlap) }))

@@ -14,6 +14,7 @@ import { decodeEntityId, formatEntityId } from '../ledger/entity-id.js';
 import type { Transaction } from '../ledger/schema.js';
 import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
 import type { PollResult } from './account-tailer.js';
+import { newestTrusted } from './future-bound.js';
 import { matchAccounts, passesPushdown } from './match-account.js';
 import { type AccountStream, GLOBAL_STREAM } from './streams.js';
 import { type Delivery, HEAD_PRIORITY, type TailContext, handOver, settledBound } from './tail-context.js';
@@ -147,11 +148,13 @@ async function readRange(
   for await (const page of pages) {
     result.pages += 1;
     const fresh: Delivery[] = [];
+    const bound = ctx.future.bound();
     for (const tx of page.records) {
       const ts = parseTimestamp(tx.consensus_timestamp);
+      // Beyond now + max_clock_skew: matched and handed over, but `read` (the next head read's `gt:`) stays.
       ctx.head.observe(ts);
       result.rows += 1;
-      if (ts > result.newest) result.newest = ts;
+      result.newest = newestTrusted(result.newest, ts, bound);
       for (const d of matches(tx, ts, index)) {
         if (ts <= (ctx.state.cursor(d.stream)?.safe ?? -1n) || ctx.state.isSeen(d.stream, ts)) {
           result.dropped += 1;

@@ -1,6 +1,7 @@
 // What every poll needs, built once by the tailer, plus the one hand-over step all tailers share.
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
+import type { FutureRecords } from './future-records.js';
 import type { HeadTracker } from './head-tracker.js';
 import type { RecordHandler, TailRecord } from './record-handler.js';
 import type { TailSource } from './tail-source.js';
@@ -16,6 +17,7 @@ export type TailMetrics = Pick<
   | 'stalenessP99'
   | 'stalenessMax'
   | 'pollFailures'
+  | 'futureRecords'
 >;
 
 /** The global tail and the head probe serve every account: ahead of any single account in the budget. */
@@ -26,6 +28,8 @@ export interface TailContext {
   readonly source: TailSource;
   readonly handler: RecordHandler<unknown>;
   readonly head: HeadTracker;
+  /** now + tail.max_clock_skew, and the records beyond it (future-records.ts). */
+  readonly future: FutureRecords;
   /** How far behind the head a record may still become visible, in ns (tail.overlap). */
   readonly overlapNs: bigint;
   readonly pageLimit: number;
@@ -62,7 +66,10 @@ export async function handOver(ctx: TailContext, deliveries: readonly Delivery[]
     throw err;
   }
   ctx.handler.committed?.(prepared);
-  for (const d of deliveries) ctx.metrics?.records.inc({ source: d.item.source });
+  for (const d of deliveries) {
+    ctx.metrics?.records.inc({ source: d.item.source });
+    ctx.future.committed(d.ts, d.item);
+  }
 }
 
 /** Where a finished poll may move `safe`: every row at or below head − overlap was visible all along. */

@@ -10,10 +10,12 @@ import { pollAccountStream, type PollResult } from './account-tailer.js';
 import { Backoff } from './backoff.js';
 import { type Pushdown, TailConfig, startPosition } from './config.js';
 import { ensureCursors, startGlobal, stopGlobal } from './cursors.js';
+import { FutureRecords, type FutureSighting } from './future-records.js';
 import { createGlobalTail, globalIndex } from './global-tailer.js';
 import { HeadTracker } from './head-tracker.js';
 import { probeHead, recentFrom } from './probe-head.js';
 import type { RecordHandler } from './record-handler.js';
+import { repairCursors } from './repair-cursors.js';
 import { runPool } from './run-pool.js';
 import { type StalenessSummary, type StreamStaleness, summarizeStaleness } from './staleness.js';
 import { type Strategy, chooseStrategy, estimateCosts } from './strategy.js';
@@ -42,6 +44,8 @@ export interface TailerOptions {
   readonly pageLimit?: number;
   /** How many of the stalest streams get their own staleness series. */
   readonly stalenessTop?: number;
+  /** Each record handed over with a timestamp beyond now + tail.max_clock_skew (self-monitoring). */
+  readonly onFutureRecord?: (sighting: FutureSighting) => void;
 }
 
 export interface RoundReport {
@@ -63,6 +67,7 @@ export interface Tailer {
   /** now − read cursor of every stream, computed on each call from the in-memory cursors: O(streams). */
   streamStaleness(): readonly StreamStaleness[];
   readonly head: HeadTracker;
+  readonly future: FutureRecords;
 }
 
 // One closure on purpose: round(), run(), the strategy switch and the staleness summary share the tailer's
@@ -74,12 +79,21 @@ export function createTailer(options: TailerOptions): Tailer {
   const random = options.random ?? Math.random;
   const sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
   const log = options.logger?.child({ component: 'tail' });
-  const head = new HeadTracker();
+  const future = new FutureRecords({
+    clock,
+    maxClockSkewMs: config.max_clock_skew,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(log ? { log } : {}),
+    ...(options.onFutureRecord ? { onSighting: options.onFutureRecord } : {}),
+  });
+  const bound = () => future.bound();
+  const head = new HeadTracker(bound);
   const ctx: TailContext = {
-    state: new TailState(options.store),
+    state: new TailState(options.store, bound),
     source: options.source,
     handler: options.handler,
     head,
+    future,
     overlapNs: BigInt(config.overlap) * 1_000_000n,
     pageLimit: options.pageLimit ?? 100,
     ...(options.metrics ? { metrics: options.metrics } : {}),
@@ -102,6 +116,9 @@ export function createTailer(options: TailerOptions): Tailer {
     const probe = position === 'now' || config.strategy === 'auto';
     const nowNs = timestampFromMillis(clock());
     const pages = probe ? await probeHead(ctx, signal, nowNs) : undefined;
+    // A cursor left beyond the bound (by a version without it, or a bad clock) restarts from the head.
+    const repairTo = probe ? startCursor('now', nowNs) : { safe: nowNs, read: nowNs };
+    repairCursors(ctx.state, future.bound(), repairTo, log);
     ensureCursors(ctx.state, streams, startCursor(position, nowNs));
     const resumedGlobal = ctx.state.cursor(GLOBAL_STREAM) !== undefined;
     switchTo(config.strategy === 'auto' ? (resumedGlobal ? 'global' : cheapest()) : config.strategy);
@@ -213,7 +230,8 @@ export function createTailer(options: TailerOptions): Tailer {
     return streams.map((s) => {
       const own = ctx.state.cursor(s.key)?.read ?? 0n;
       const read = global && s.coveredByGlobal && global.read > own ? global.read : own;
-      return { account: s.account.id, source: s.source, seconds: Number(now - read) / 1e9 };
+      // A cursor within the clock skew ahead of now is as fresh as can be, not negatively stale.
+      return { account: s.account.id, source: s.source, seconds: read > now ? 0 : Number(now - read) / 1e9 };
     });
   }
 
@@ -236,5 +254,5 @@ export function createTailer(options: TailerOptions): Tailer {
     }
   }
 
-  return { round, run, strategy: () => current, staleness, streamStaleness, head };
+  return { round, run, strategy: () => current, staleness, streamStaleness, head, future };
 }
