@@ -21,6 +21,11 @@ export interface RecordEvent {
   readonly source: Source;
   readonly record: Transaction | StakingReward;
   readonly account: WatchedAccount;
+  /**
+   * now + tail.max_clock_skew when the record was handed over: rule state (throttle, windows, absence "last
+   * seen") takes the record's time only up to it, so a record dated 2100 cannot silence its rule until 2100.
+   */
+  readonly notAfterNs?: bigint;
   /** Contract actions of the transaction; undefined = not fetched (yet). */
   readonly traces?: readonly ContractAction[];
 }
@@ -94,6 +99,13 @@ export class Facts {
     for (const t of this.tx?.token_transfers ?? [])
       if (t.token_id === tokenId && t.account === this.account.id) sum += t.amount;
     return sum;
+  }
+
+  /** The time rule state is kept in: the consensus time, held to `notAfterNs` (RecordEvent). */
+  stateTimeNs(): bigint {
+    const t = this.timeNs();
+    const limit = this.event.notAfterNs;
+    return limit !== undefined && t > limit ? limit : t;
   }
 
   /** Consensus time of the record (the payout time of a reward), nanoseconds. */

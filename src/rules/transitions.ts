@@ -123,7 +123,7 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
   }
 
   function onMatch(rule: CompiledRule, f: Facts, ann: Annotations, out: Alert[]): void {
-    const t = f.timeNs();
+    const t = f.stateTimeNs();
     if (addPending(rule, f.account.id, t)) return;
     const s = stateFor(
       rule,
@@ -172,7 +172,7 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     ann: Annotations,
     out: Alert[],
   ): void {
-    const t = f.timeNs();
+    const t = f.stateTimeNs();
     const due = s.lastSentNs === undefined || t - s.lastSentNs >= rule.throttleNs;
     if (due) {
       s.matchCount = 0;

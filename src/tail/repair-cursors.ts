@@ -13,12 +13,7 @@ export interface RepairedCursor {
 }
 
 /** Brings every cursor part beyond `bound` back to `to` (itself at or below bound); returns what it changed. */
-export function repairCursors(
-  state: TailState,
-  bound: bigint,
-  to: Cursor,
-  log?: Logger,
-): RepairedCursor[] {
+export function repairCursors(state: TailState, bound: bigint, to: Cursor, log?: Logger): RepairedCursor[] {
   const repaired: RepairedCursor[] = [];
   state.transaction(() => {
     for (const [stream, before] of [...state.all()]) {
