@@ -1,0 +1,64 @@
+// A record dated far ahead (2100) keeps rule state only up to the event's notAfterNs: the throttle and an
+// absence window's "last seen" go on from now, not from 2100. Without notAfterNs (backtests) nothing changes.
+import { describe, expect, it } from 'vitest';
+import { HBAR, WATCHED, at, reward, tx } from '../../test/fixtures/rules/records.js';
+import { ruleSetFrom } from '../../test/fixtures/rules/rule-set.js';
+import { createEngine, type EngineEvent } from './engine.js';
+
+const YEAR_2100 = 2_402_444_800; // seconds after 1_700_000_000
+const NS = 1_000_000_000n;
+const notAfter = (seconds: number) => (1_700_000_000n + BigInt(seconds)) * NS;
+
+const failed = (seconds: number, notAfterNs?: bigint): EngineEvent => ({
+  source: 'transactions',
+  record: tx({ result: 'INSUFFICIENT_PAYER_BALANCE', consensus_timestamp: at(seconds) }),
+  account: WATCHED,
+  ...(notAfterNs === undefined ? {} : { notAfterNs }),
+});
+const rewardAt = (seconds: number, notAfterNs?: bigint): EngineEvent => ({
+  source: 'rewards',
+  record: reward(HBAR, seconds),
+  account: WATCHED,
+  ...(notAfterNs === undefined ? {} : { notAfterNs }),
+});
+const ms = (seconds: number) => (1_700_000_000 + seconds) * 1000;
+
+const THROTTLED = `rules:
+  - id: failed
+    summary: "{{account.name}} failed at {{consensus_time_utc}}"
+    when: { result: fail }
+    throttle: 10m
+`;
+const ABSENT = `rules:
+  - id: no-reward
+    source: rewards
+    summary: "no reward"
+    window: { duration: 1h, absent: true }
+    accounts: { ids: [0.0.1001] }
+    throttle: 24h
+`;
+
+describe('rule state and records from the future', () => {
+  it.each([
+    ['held to notAfterNs: the next failure 11 minutes later fires', notAfter(0), 2],
+    ['without notAfterNs: throttled until 2100', undefined, 1],
+  ])('%s', (_name, limit, fired) => {
+    const engine = createEngine(ruleSetFrom(THROTTLED));
+
+    const first = engine.evaluate(failed(YEAR_2100, limit)).alerts;
+    const later = engine.evaluate(failed(660, limit === undefined ? undefined : notAfter(660))).alerts;
+
+    expect(first.length + later.length).toBe(fired);
+    expect(first[0]?.summary).toContain('2100-01-01');
+  });
+
+  it('an absence window measures from now, not from 2100', () => {
+    const engine = createEngine(ruleSetFrom(ABSENT));
+    engine.tick(ms(0));
+
+    engine.evaluate(rewardAt(YEAR_2100, notAfter(60)));
+    const fired = engine.tick(ms(60 + 3600));
+
+    expect(fired.map((a) => `${a.ruleId}:${a.status}`)).toEqual(['no-reward:firing']);
+  });
+});
