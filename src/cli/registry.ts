@@ -5,6 +5,7 @@ import { check } from './check.js';
 import { demo } from './demo.js';
 import { run } from './run.js';
 import { simulate } from './simulate.js';
+import { state } from './state.js';
 import { verify } from './verify.js';
 
-export const COMMANDS: readonly Command[] = [run, check, demo, simulate, verify, backtest];
+export const COMMANDS: readonly Command[] = [run, check, demo, simulate, verify, backtest, state];

@@ -3,7 +3,7 @@
 // read; a restart on the same state reads on. A cursor already poisoned on disk is repaired at start.
 import { describe, expect, it } from 'vitest';
 import { transactionAt } from '../../test/fixtures/tail/transactions.js';
-import type { Transaction } from '../ledger/schema.js';
+import type { StakingReward, Transaction } from '../ledger/schema.js';
 import { parseTimestamp, timestampFromMillis } from '../ledger/timestamp.js';
 import { captureLogs } from '../notifiers/testing/log-capture.js';
 import { createMetrics } from '../observability/metrics.js';
@@ -23,7 +23,7 @@ const FILLER = '0.0.999';
 /** An in-memory ledger on a clock the test moves; every row is visible at once. */
 function memoryLedger() {
   const ledger = { nowMs: 1_700_000_000_000, rows: [] as Transaction[] };
-  async function* one(records: Transaction[]): AsyncGenerator<TailPage<Transaction>> {
+  async function* one<T>(records: T[]): AsyncGenerator<TailPage<T>> {
     await new Promise((resolve) => setImmediate(resolve));
     yield { url: 'memory', records, next: null };
   }
@@ -40,7 +40,7 @@ function memoryLedger() {
       if (q.order === 'desc') rows.reverse();
       return one(rows.slice(0, q.limit));
     },
-    rewards: () => one([]),
+    rewards: () => one<StakingReward>([]),
   };
   return { ledger, source };
 }
