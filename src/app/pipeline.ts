@@ -23,8 +23,8 @@ export interface PipelineDeps extends EmitDeps {
   readonly verification: ContractVerification;
   /** Called after apply() enqueued alerts (the delivery worker's poke). */
   readonly onAlerts?: () => void;
-  /** now + tail.max_clock_skew, ns: the latest time a record may give rule state (RecordEvent.notAfterNs). */
-  readonly notAfter?: () => bigint;
+  /** now and now + tail.max_clock_skew, ns: the latest time a record may give rule state (RecordEvent). */
+  readonly timeLimit?: () => { readonly receivedNs: bigint; readonly notAfterNs: bigint };
 }
 
 export interface Prepared {
@@ -88,10 +88,10 @@ export function createPipelineHandler(deps: PipelineDeps): RecordHandler<Prepare
 export async function enrichEvent(
   engine: Engine,
   item: TailRecord,
-  deps: Pick<PipelineDeps, 'traces' | 'verification' | 'notAfter'>,
+  deps: Pick<PipelineDeps, 'traces' | 'verification' | 'timeLimit'>,
 ): Promise<EngineEvent> {
   let event: EngineEvent = { source: item.source, record: item.record, account: item.account };
-  if (deps.notAfter) event = { ...event, notAfterNs: deps.notAfter() };
+  if (deps.timeLimit) event = { ...event, ...deps.timeLimit() };
   if (item.source !== 'transactions') return event;
   const tx: Transaction = item.record;
   let needs = engine.needs(event);

@@ -16,6 +16,7 @@ import type { Alert } from '../rules/alert.js';
 import type { RuleStateRepo } from '../rules/state-repo.js';
 import type { StateStore } from '../state/store.js';
 import { clientTailSource } from '../tail/client-source.js';
+import { timestampFromMillis } from '../ledger/timestamp.js';
 import { futureBound } from '../tail/future-bound.js';
 import type { FutureSighting } from '../tail/future-records.js';
 import { createTailer, type Tailer } from '../tail/tailer.js';
@@ -79,7 +80,10 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
     routes,
     metrics,
     onAlerts: () => worker.poke(),
-    notAfter: () => futureBound(now(), config.tail.max_clock_skew),
+    timeLimit: () => {
+      const at = now();
+      return { receivedNs: timestampFromMillis(at), notAfterNs: futureBound(at, config.tail.max_clock_skew) };
+    },
   });
   const controller = new AbortController();
   const tailer = tailerFor(shared, loaded, client, handler);

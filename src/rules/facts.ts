@@ -22,10 +22,12 @@ export interface RecordEvent {
   readonly record: Transaction | StakingReward;
   readonly account: WatchedAccount;
   /**
-   * now + tail.max_clock_skew when the record was handed over: rule state (throttle, windows, absence "last
-   * seen") takes the record's time only up to it, so a record dated 2100 cannot silence its rule until 2100.
+   * now + tail.max_clock_skew when the record was handed over, and that now: a record dated beyond the first
+   * keeps rule state (throttle, windows, absence "last seen") at the second, so a record dated 2100 cannot
+   * silence its rule until 2100. Absent (backtests): the record's own time.
    */
   readonly notAfterNs?: bigint;
+  readonly receivedNs?: bigint;
   /** Contract actions of the transaction; undefined = not fetched (yet). */
   readonly traces?: readonly ContractAction[];
 }
@@ -101,11 +103,11 @@ export class Facts {
     return sum;
   }
 
-  /** The time rule state is kept in: the consensus time, held to `notAfterNs` (RecordEvent). */
+  /** The time rule state is kept in: the consensus time, or `receivedNs` beyond `notAfterNs` (RecordEvent). */
   stateTimeNs(): bigint {
     const t = this.timeNs();
-    const limit = this.event.notAfterNs;
-    return limit !== undefined && t > limit ? limit : t;
+    const { notAfterNs, receivedNs } = this.event;
+    return notAfterNs !== undefined && t > notAfterNs ? (receivedNs ?? notAfterNs) : t;
   }
 
   /** Consensus time of the record (the payout time of a reward), nanoseconds. */

@@ -1,5 +1,6 @@
-// A record dated far ahead (2100) keeps rule state only up to the event's notAfterNs: the throttle and an
-// absence window's "last seen" go on from now, not from 2100. Without notAfterNs (backtests) nothing changes.
+// A record dated beyond the event's notAfterNs (now + max_clock_skew) keeps rule state at receivedNs (now): the
+// throttle and an absence window's "last seen" go on from now, not from 2100. Without them (backtests) nothing
+// changes.
 import { describe, expect, it } from 'vitest';
 import { HBAR, WATCHED, at, reward, tx } from '../../test/fixtures/rules/records.js';
 import { ruleSetFrom } from '../../test/fixtures/rules/rule-set.js';
@@ -13,13 +14,13 @@ const failed = (seconds: number, notAfterNs?: bigint): EngineEvent => ({
   source: 'transactions',
   record: tx({ result: 'INSUFFICIENT_PAYER_BALANCE', consensus_timestamp: at(seconds) }),
   account: WATCHED,
-  ...(notAfterNs === undefined ? {} : { notAfterNs }),
+  ...(notAfterNs === undefined ? {} : { notAfterNs, receivedNs: notAfterNs - 300n * NS }),
 });
 const rewardAt = (seconds: number, notAfterNs?: bigint): EngineEvent => ({
   source: 'rewards',
   record: reward(HBAR, seconds),
   account: WATCHED,
-  ...(notAfterNs === undefined ? {} : { notAfterNs }),
+  ...(notAfterNs === undefined ? {} : { notAfterNs, receivedNs: notAfterNs - 300n * NS }),
 });
 const ms = (seconds: number) => (1_700_000_000 + seconds) * 1000;
 
@@ -40,13 +41,13 @@ const ABSENT = `rules:
 
 describe('rule state and records from the future', () => {
   it.each([
-    ['held to notAfterNs: the next failure 11 minutes later fires', notAfter(0), 2],
+    ['held to now: the next failure 10 minutes later fires', notAfter(300), 2],
     ['without notAfterNs: throttled until 2100', undefined, 1],
   ])('%s', (_name, limit, fired) => {
     const engine = createEngine(ruleSetFrom(THROTTLED));
 
     const first = engine.evaluate(failed(YEAR_2100, limit)).alerts;
-    const later = engine.evaluate(failed(660, limit === undefined ? undefined : notAfter(660))).alerts;
+    const later = engine.evaluate(failed(600, limit === undefined ? undefined : notAfter(900))).alerts;
 
     expect(first.length + later.length).toBe(fired);
     expect(first[0]?.summary).toContain('2100-01-01');
@@ -56,8 +57,11 @@ describe('rule state and records from the future', () => {
     const engine = createEngine(ruleSetFrom(ABSENT));
     engine.tick(ms(0));
 
-    engine.evaluate(rewardAt(YEAR_2100, notAfter(60)));
+    engine.evaluate(rewardAt(YEAR_2100, notAfter(360)));
+    const early = engine.tick(ms(60 + 3599));
     const fired = engine.tick(ms(60 + 3600));
+
+    expect(early).toEqual([]);
 
     expect(fired.map((a) => `${a.ruleId}:${a.status}`)).toEqual(['no-reward:firing']);
   });

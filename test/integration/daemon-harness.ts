@@ -4,7 +4,11 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { startLivingLedger, type RunningLivingLedger } from '../../src/simulator/living-ledger-server.js';
+import {
+  startLivingLedger,
+  type LivingLedgerServerOptions,
+  type RunningLivingLedger,
+} from '../../src/simulator/living-ledger-server.js';
 import { startSlackSink, type SlackSink } from '../helpers/slack-sink.js';
 import { startCli, type CliRun } from './cli-harness.js';
 
@@ -28,8 +32,15 @@ export interface DaemonEnv {
   close(): Promise<void>;
 }
 
-export async function startDaemonEnv(): Promise<DaemonEnv> {
-  const ledger = await startLivingLedger({ seed: 'daemon', tps: 20, lagMs: 300, autoAdvanceMs: 200 });
+/** `ledgerOptions` override the living ledger's (e.g. bindTimestampRange: false to serve rows beyond now). */
+export async function startDaemonEnv(ledgerOptions: LivingLedgerServerOptions = {}): Promise<DaemonEnv> {
+  const ledger = await startLivingLedger({
+    seed: 'daemon',
+    tps: 20,
+    lagMs: 300,
+    autoAdvanceMs: 200,
+    ...ledgerOptions,
+  });
   const slack = await startSlackSink();
   const dir = mkdtempSync(join(tmpdir(), 'ledger-sentinel-daemon-'));
   mkdirSync(join(dir, 'rules'));
