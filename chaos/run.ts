@@ -16,6 +16,7 @@ import { malformedConfig } from './malformed-config.js';
 import { hostileMemos } from './hostile-memos.js';
 import { secrets } from './secrets.js';
 import { load } from './load.js';
+import { futureTimestamps } from './future-timestamps.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -26,6 +27,7 @@ const SCENARIOS: readonly Scenario[] = [
   hostileMemos,
   secrets,
   load,
+  futureTimestamps,
 ];
 
 const { values } = parseArgs({

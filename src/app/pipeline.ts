@@ -23,8 +23,6 @@ export interface PipelineDeps extends EmitDeps {
   readonly verification: ContractVerification;
   /** Called after apply() enqueued alerts (the delivery worker's poke). */
   readonly onAlerts?: () => void;
-  /** now and now + tail.max_clock_skew, ns: the latest time a record may give rule state (RecordEvent). */
-  readonly timeLimit?: () => { readonly receivedNs: bigint; readonly notAfterNs: bigint };
 }
 
 export interface Prepared {
@@ -88,10 +86,10 @@ export function createPipelineHandler(deps: PipelineDeps): RecordHandler<Prepare
 export async function enrichEvent(
   engine: Engine,
   item: TailRecord,
-  deps: Pick<PipelineDeps, 'traces' | 'verification' | 'timeLimit'>,
+  deps: Pick<PipelineDeps, 'traces' | 'verification'>,
 ): Promise<EngineEvent> {
   let event: EngineEvent = { source: item.source, record: item.record, account: item.account };
-  if (deps.timeLimit) event = { ...event, ...deps.timeLimit() };
+  if (item.stateTimeNs !== undefined) event = { ...event, stateTimeNs: item.stateTimeNs };
   if (item.source !== 'transactions') return event;
   const tx: Transaction = item.record;
   let needs = engine.needs(event);

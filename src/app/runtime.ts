@@ -16,8 +16,6 @@ import type { Alert } from '../rules/alert.js';
 import type { RuleStateRepo } from '../rules/state-repo.js';
 import type { StateStore } from '../state/store.js';
 import { clientTailSource } from '../tail/client-source.js';
-import { timestampFromMillis } from '../ledger/timestamp.js';
-import { futureBound } from '../tail/future-bound.js';
 import type { FutureSighting } from '../tail/future-records.js';
 import { createTailer, type Tailer } from '../tail/tailer.js';
 import { ledgerClientFor, verifyClientFor } from './clients.js';
@@ -80,10 +78,6 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
     routes,
     metrics,
     onAlerts: () => worker.poke(),
-    timeLimit: () => {
-      const at = now();
-      return { receivedNs: timestampFromMillis(at), notAfterNs: futureBound(at, config.tail.max_clock_skew) };
-    },
   });
   const controller = new AbortController();
   const tailer = tailerFor(shared, loaded, client, handler);

@@ -22,12 +22,11 @@ export interface RecordEvent {
   readonly record: Transaction | StakingReward;
   readonly account: WatchedAccount;
   /**
-   * now + tail.max_clock_skew when the record was handed over, and that now: a record dated beyond the first
-   * keeps rule state (throttle, windows, absence "last seen") at the second, so a record dated 2100 cannot
-   * silence its rule until 2100. Absent (backtests): the record's own time.
+   * Set by the tailer for a record dated beyond now + tail.max_clock_skew: the time rule state (throttle,
+   * windows, absence "last seen") takes instead of the record's, so a record dated 2100 cannot silence its
+   * rule until 2100. Absent: the record's own time.
    */
-  readonly notAfterNs?: bigint;
-  readonly receivedNs?: bigint;
+  readonly stateTimeNs?: bigint;
   /** Contract actions of the transaction; undefined = not fetched (yet). */
   readonly traces?: readonly ContractAction[];
 }
@@ -103,11 +102,9 @@ export class Facts {
     return sum;
   }
 
-  /** The time rule state is kept in: the consensus time, or `receivedNs` beyond `notAfterNs` (RecordEvent). */
+  /** The time rule state is kept in: the consensus time, unless the tailer stood another in (RecordEvent). */
   stateTimeNs(): bigint {
-    const t = this.timeNs();
-    const { notAfterNs, receivedNs } = this.event;
-    return notAfterNs !== undefined && t > notAfterNs ? (receivedNs ?? notAfterNs) : t;
+    return this.event.stateTimeNs ?? this.timeNs();
   }
 
   /** Consensus time of the record (the payout time of a reward), nanoseconds. */

@@ -1,6 +1,6 @@
-// A record dated beyond the event's notAfterNs (now + max_clock_skew) keeps rule state at receivedNs (now): the
-// throttle and an absence window's "last seen" go on from now, not from 2100. Without them (backtests) nothing
-// changes.
+// A record dated 2100 whose event carries stateTimeNs (the tailer sets it beyond now + max_clock_skew) keeps rule
+// state at that time: the throttle and an absence window's "last seen" go on from it, not from 2100. Without it
+// (backtests) the record's own time counts.
 import { describe, expect, it } from 'vitest';
 import { HBAR, WATCHED, at, reward, tx } from '../../test/fixtures/rules/records.js';
 import { ruleSetFrom } from '../../test/fixtures/rules/rule-set.js';
@@ -8,19 +8,19 @@ import { createEngine, type EngineEvent } from './engine.js';
 
 const YEAR_2100 = 2_402_444_800; // seconds after 1_700_000_000
 const NS = 1_000_000_000n;
-const notAfter = (seconds: number) => (1_700_000_000n + BigInt(seconds)) * NS;
+const standIn = (seconds: number) => (1_700_000_000n + BigInt(seconds)) * NS;
 
-const failed = (seconds: number, notAfterNs?: bigint): EngineEvent => ({
+const failed = (seconds: number, stateTimeNs?: bigint): EngineEvent => ({
   source: 'transactions',
   record: tx({ result: 'INSUFFICIENT_PAYER_BALANCE', consensus_timestamp: at(seconds) }),
   account: WATCHED,
-  ...(notAfterNs === undefined ? {} : { notAfterNs, receivedNs: notAfterNs - 300n * NS }),
+  ...(stateTimeNs === undefined ? {} : { stateTimeNs }),
 });
-const rewardAt = (seconds: number, notAfterNs?: bigint): EngineEvent => ({
+const rewardAt = (seconds: number, stateTimeNs?: bigint): EngineEvent => ({
   source: 'rewards',
   record: reward(HBAR, seconds),
   account: WATCHED,
-  ...(notAfterNs === undefined ? {} : { notAfterNs, receivedNs: notAfterNs - 300n * NS }),
+  ...(stateTimeNs === undefined ? {} : { stateTimeNs }),
 });
 const ms = (seconds: number) => (1_700_000_000 + seconds) * 1000;
 
@@ -41,13 +41,13 @@ const ABSENT = `rules:
 
 describe('rule state and records from the future', () => {
   it.each([
-    ['held to now: the next failure 10 minutes later fires', notAfter(300), 2],
-    ['without notAfterNs: throttled until 2100', undefined, 1],
+    ['kept at the stand-in time: the next failure 10 minutes later fires', standIn(0), 2],
+    ['without one: throttled until 2100', undefined, 1],
   ])('%s', (_name, limit, fired) => {
     const engine = createEngine(ruleSetFrom(THROTTLED));
 
     const first = engine.evaluate(failed(YEAR_2100, limit)).alerts;
-    const later = engine.evaluate(failed(600, limit === undefined ? undefined : notAfter(900))).alerts;
+    const later = engine.evaluate(failed(600)).alerts;
 
     expect(first.length + later.length).toBe(fired);
     expect(first[0]?.summary).toContain('2100-01-01');
@@ -57,7 +57,7 @@ describe('rule state and records from the future', () => {
     const engine = createEngine(ruleSetFrom(ABSENT));
     engine.tick(ms(0));
 
-    engine.evaluate(rewardAt(YEAR_2100, notAfter(360)));
+    engine.evaluate(rewardAt(YEAR_2100, standIn(60)));
     const early = engine.tick(ms(60 + 3599));
     const fired = engine.tick(ms(60 + 3600));
 

@@ -46,12 +46,18 @@ function memoryLedger() {
 }
 
 function collector() {
-  const got: { account: string; ts: string }[] = [];
+  const got: { account: string; ts: string; stateTimeNs?: bigint }[] = [];
   const handler: RecordHandler<readonly TailRecord[]> = {
     prepare: async (batch) => batch,
     apply: (batch) => {
-      for (const r of batch)
-        got.push({ account: r.account.id, ts: (r.record as Transaction).consensus_timestamp });
+      for (const r of batch) {
+        const ts = (r.record as Transaction).consensus_timestamp;
+        got.push({
+          account: r.account.id,
+          ts,
+          ...(r.stateTimeNs === undefined ? {} : { stateTimeNs: r.stateTimeNs }),
+        });
+      }
     },
   };
   return { got, handler };
@@ -130,7 +136,12 @@ describe('a record from the future', () => {
 
     const all = [...first.got, ...second.got];
     const future = all.filter((r) => r.ts === '4102444800.000000000');
-    expect(future).toEqual(evaluated ? [{ account: '0.0.100', ts: '4102444800.000000000' }] : []);
+    expect(future.map((r) => [r.account, r.ts])).toEqual(
+      evaluated ? [['0.0.100', '4102444800.000000000']] : [],
+    );
+    // Rule state takes a stand-in time for it, not 2100; every other record keeps its own.
+    for (const r of future) expect(r.stateTimeNs! <= bound(l)).toBe(true);
+    expect(all.filter((r) => r.stateTimeNs !== undefined)).toHaveLength(future.length);
     for (const tx of added) expect(all.filter((r) => r.ts === tx.consensus_timestamp)).toHaveLength(1);
     expect(cursors.length).toBeGreaterThan(0);
     for (const c of cursors) expect(c.safe <= bound(l) && c.read <= bound(l)).toBe(true);

@@ -3,7 +3,7 @@
 // of the same record is dropped as seen before it gets here), and the newest sighting feeds the
 // `sentinel-future-record` self-monitoring alert.
 import type { Logger } from 'pino';
-import { formatTimestamp, timestampToIso, type Timestamp } from '../ledger/timestamp.js';
+import { formatTimestamp, timestampFromMillis, timestampToIso, type Timestamp } from '../ledger/timestamp.js';
 import { futureBound, secondsAhead } from './future-bound.js';
 import type { TailRecord } from './record-handler.js';
 import type { TailMetrics } from './tail-context.js';
@@ -39,6 +39,15 @@ export class FutureRecords {
 
   get last(): FutureSighting | undefined {
     return this.latest;
+  }
+
+  /**
+   * A record beyond the bound, with the time rule state takes instead of its own: the newest trusted
+   * timestamp (the head), or now when there is none yet. Later records are newer than it, so the rule's
+   * throttle and windows go on as if the record had come now.
+   */
+  standIn(item: TailRecord, head: Timestamp | undefined): TailRecord {
+    return { ...item, stateTimeNs: head ?? timestampFromMillis(this.options.clock()) };
   }
 
   /** Called once per committed record; counts, logs and reports it when it is beyond the bound. */

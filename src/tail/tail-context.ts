@@ -51,8 +51,9 @@ export interface Delivery {
  */
 export async function handOver(ctx: TailContext, deliveries: readonly Delivery[], signal: AbortSignal) {
   if (deliveries.length === 0) return;
+  const bound = ctx.future.bound();
   const prepared = await ctx.handler.prepare(
-    deliveries.map((d) => d.item),
+    deliveries.map((d) => (d.ts > bound ? ctx.future.standIn(d.item, ctx.head.head) : d.item)),
     signal,
   );
   signal.throwIfAborted();
