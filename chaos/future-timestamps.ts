@@ -100,12 +100,14 @@ async function debits(
   slack: ChaosSlack,
   tag: string,
   n: number,
+  log: (line: string) => void,
 ): Promise<number> {
   let alerted = 0;
   for (let i = 0; i < n; i++) {
     const memo = `${tag}-${i}`;
     debit(ledger, ACCOUNTS[i % ACCOUNTS.length] ?? '', memo);
     if (await until(() => said(slack, `debit ${memo}`) > 0, 20_000, 50)) alerted += 1;
+    else log(`${SUITE}: no alert for ${memo}`);
   }
   return alerted;
 }
@@ -125,7 +127,7 @@ async function life(dir: SentinelDir, body: (url: string) => Promise<void>) {
 
 async function runStrategy(ctx: ChaosContext, strategy: string): Promise<Figure[]> {
   const suite = `${SUITE} (${strategy})`;
-  const n = ctx.quick ? 6 : 30;
+  const n = ctx.quick ? 4 : 30;
   const ledger = await startLivingLedger({
     seed: 'chaos-future',
     tps: 20,
@@ -143,7 +145,7 @@ async function runStrategy(ctx: ChaosContext, strategy: string): Promise<Figure[
     const first = await life(dir, async (url) => {
       serveFuture(ledger, ACCOUNTS[0] ?? '', YEAR_2100, 'future-2100');
       serveFuture(ledger, ACCOUNTS[1] ?? '', timestampFromMillis(Date.now()) + 86_400n * S, 'future-day');
-      before = await debits(ledger, slack, 'before-restart', n);
+      before = await debits(ledger, slack, 'before-restart', n, ctx.log);
       await until(() => said(slack, 'The query service returned a record') > 0, 10_000);
       await until(
         async () => metricSum(await metricsText(url), 'ledger_sentinel_future_records_total') >= 2,
@@ -155,9 +157,18 @@ async function runStrategy(ctx: ChaosContext, strategy: string): Promise<Figure[
     const poisoned = cursorsBeyond(dir, true);
     let after = 0;
     const second = await life(dir, async () => {
-      after = await debits(ledger, slack, 'after-restart', n);
+      after = await debits(ledger, slack, 'after-restart', n, ctx.log);
     });
     const end = cursorsBeyond(dir);
+    if (before < n || after < n)
+      ctx.log(
+        first
+          .stdout()
+          .split('\n')
+          .filter((l) => /"level":(40|50)/.test(l))
+          .join('\n')
+          .slice(0, 3000),
+      );
     ctx.session.outputs.push({
       label: `future daemon output (${strategy})`,
       text: first.stdout() + second.stdout(),

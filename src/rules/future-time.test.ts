@@ -39,7 +39,26 @@ const ABSENT = `rules:
     throttle: 24h
 `;
 
+const EVERY = `rules:
+  - id: failed
+    summary: "{{account.name}} failed at {{consensus_time_utc}}"
+    when: { result: fail }
+    throttle: 0s
+`;
+
 describe('rule state and records from the future', () => {
+  it('its alert keeps an id of its own when its stand-in time is another record’s', () => {
+    const engine = createEngine(ruleSetFrom(EVERY));
+
+    const first = engine.evaluate(failed(10)).alerts;
+    const future = engine.evaluate(failed(YEAR_2100, standIn(10))).alerts;
+
+    expect(first).toHaveLength(1);
+    expect(future).toHaveLength(1);
+    expect(future[0]?.id).not.toBe(first[0]?.id);
+    expect(future[0]?.startsAt).toBe('2100-01-01T00:00:00.000000000Z');
+  });
+
   it.each([
     ['kept at the stand-in time: the next failure 10 minutes later fires', standIn(0), 2],
     ['without one: throttled until 2100', undefined, 1],
