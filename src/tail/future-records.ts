@@ -42,12 +42,12 @@ export class FutureRecords {
   }
 
   /**
-   * A record beyond the bound, with the time rule state takes instead of its own: the newest trusted
-   * timestamp (the head), or now when there is none yet. Later records are newer than it, so the rule's
-   * throttle and windows go on as if the record had come now.
+   * A record beyond the bound, with the time rule state takes instead of its own: how far its stream has been
+   * read for certain (tail-context.ts), or now when nothing is known. Every later record of the stream is
+   * newer, so the rule's throttle and windows go on as if the record had come then, not in 2100.
    */
-  standIn(item: TailRecord, head: Timestamp | undefined): TailRecord {
-    return { ...item, stateTimeNs: head ?? timestampFromMillis(this.options.clock()) };
+  standIn(item: TailRecord, readThrough: Timestamp | undefined): TailRecord {
+    return { ...item, stateTimeNs: readThrough ?? timestampFromMillis(this.options.clock()) };
   }
 
   /** Called once per committed record; counts, logs and reports it when it is beyond the bound. */

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
 import type { FutureRecords } from './future-records.js';
 import type { HeadTracker } from './head-tracker.js';
+import { GLOBAL_STREAM } from './streams.js';
 import type { RecordHandler, TailRecord } from './record-handler.js';
 import type { TailSource } from './tail-source.js';
 import type { TailState } from './tail-state.js';
@@ -53,7 +54,7 @@ export async function handOver(ctx: TailContext, deliveries: readonly Delivery[]
   if (deliveries.length === 0) return;
   const bound = ctx.future.bound();
   const prepared = await ctx.handler.prepare(
-    deliveries.map((d) => (d.ts > bound ? ctx.future.standIn(d.item, ctx.head.head) : d.item)),
+    deliveries.map((d) => (d.ts > bound ? ctx.future.standIn(d.item, readThrough(ctx, d.stream)) : d.item)),
     signal,
   );
   signal.throwIfAborted();
@@ -71,6 +72,17 @@ export async function handOver(ctx: TailContext, deliveries: readonly Delivery[]
     ctx.metrics?.records.inc({ source: d.item.source });
     ctx.future.committed(d.ts, d.item);
   }
+}
+
+/**
+ * How far `stream` has been read for certain: its own `safe` or the global one, whichever is in use (the
+ * larger). Every record handed over later is newer, even one that shows up late.
+ */
+function readThrough(ctx: TailContext, stream: string): bigint | undefined {
+  const own = ctx.state.cursor(stream)?.safe;
+  const global = ctx.state.cursor(GLOBAL_STREAM)?.safe;
+  if (own === undefined) return global ?? ctx.head.head;
+  return global !== undefined && global > own ? global : own;
 }
 
 /** Where a finished poll may move `safe`: every row at or below head − overlap was visible all along. */
