@@ -22,7 +22,7 @@ const FILLER = '0.0.999';
 
 /** An in-memory ledger on a clock the test moves; every row is visible at once. */
 function memoryLedger() {
-  const ledger = { nowMs: 1_700_000_000_000, rows: [] as Transaction[] };
+  const ledger = { nowMs: 1_700_000_000_000, rows: [] as Transaction[], ignoreUpTo: false };
   async function* one<T>(records: T[]): AsyncGenerator<TailPage<T>> {
     await new Promise((resolve) => setImmediate(resolve));
     yield { url: 'memory', records, next: null };
@@ -30,7 +30,7 @@ function memoryLedger() {
   const source: TailSource = {
     transactions(q: TransactionQuery) {
       const after = parseTimestamp(q.after);
-      const upTo = q.upTo === undefined ? undefined : parseTimestamp(q.upTo);
+      const upTo = q.upTo === undefined || ledger.ignoreUpTo ? undefined : parseTimestamp(q.upTo);
       const rows = ledger.rows.filter((tx) => {
         const ts = parseTimestamp(tx.consensus_timestamp);
         const mine = q.accountId === undefined || tx.transfers.some((t) => t.account === q.accountId);
@@ -180,6 +180,20 @@ describe('a record from the future', () => {
     expect(String(errors[0]?.msg)).toContain('cursor beyond now + tail.max_clock_skew repaired');
     for (const tx of added) expect(t.got.filter((r) => r.ts === tx.consensus_timestamp)).toHaveLength(1);
     for (const c of new TailState(store).all().values()) expect(c.read <= bound(l)).toBe(true);
+  });
+
+  it('the head probe does not take a future row for the head, even from a service that ignores lte:', async () => {
+    const l = memoryLedger();
+    l.ledger.ignoreUpTo = true;
+    const store = openStateStore({ dir: ':memory:' });
+    grow(l, 3, []);
+    l.ledger.rows.push(transactionAt(YEAR_2100, '0.0.100'));
+    const t = tailerOn(store, l, { strategy: 'per-account' });
+
+    await t.tailer.round(new AbortController().signal);
+
+    const newest = l.ledger.rows.filter((r) => r.transfers[0]?.account === FILLER).at(-1);
+    expect(t.tailer.head.head).toBe(parseTimestamp(newest?.consensus_timestamp ?? '0'));
   });
 
   it('a record within the clock skew is trusted: it moves the head, and nothing is reported', async () => {
