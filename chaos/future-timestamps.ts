@@ -93,6 +93,15 @@ function cursorsBeyond(dir: SentinelDir, poison = false): { beyond: number; stre
   }
 }
 
+/** The daemon's warnings and errors: the first place to look when a debit went unalerted. */
+function warnings(out: string): string {
+  return out
+    .split('\n')
+    .filter((l) => /"level":(40|50)/.test(l))
+    .join('\n')
+    .slice(0, 3000);
+}
+
 /** Alerts grouped into one Slack message list each one's description (not its summary): match on that. */
 const said = (slack: ChaosSlack, text: string) => slack.accepted().filter((b) => b.includes(text)).length;
 
@@ -127,8 +136,43 @@ async function life(dir: SentinelDir, body: (url: string) => Promise<void>) {
   return daemon;
 }
 
+/** What one strategy's two lives showed. */
+interface Outcome {
+  readonly n: number;
+  /** Alerts of the future records after the first life, and at the end. */
+  readonly evaluated: number;
+  readonly evaluatedAtEnd: number;
+  readonly counted: number;
+  readonly logged: number;
+  readonly selfAlerts: number;
+  readonly before: number;
+  readonly after: number;
+  readonly beyondAfterFirst: number;
+  readonly poisoned: number;
+  readonly repaired: number;
+  readonly beyondAtEnd: number;
+}
+
+function figures(suite: string, o: Outcome): Figure[] {
+  return [
+    figure(suite, 'records from the future served', 2),
+    checked(suite, 'future records evaluated (their rule fired)', o.evaluated, '==', 2),
+    checked(suite, 'ledger_sentinel_future_records_total', o.counted, '==', 2),
+    checked(suite, 'future records logged', o.logged, '==', 2),
+    checked(suite, 'self-monitoring future-record alerts', o.selfAlerts, '>=', 1),
+    checked(suite, `later debits alerted before the restart (of ${o.n})`, o.before, '==', o.n),
+    checked(suite, 'cursors beyond now + max_clock_skew after the first life', o.beyondAfterFirst, '==', 0),
+    checked(suite, 'cursors poisoned on disk and repaired at start', o.repaired, '==', o.poisoned),
+    checked(suite, `later debits alerted after the restart (of ${o.n})`, o.after, '==', o.n),
+    checked(suite, 'future records alerted again after the restart', o.evaluatedAtEnd - o.evaluated, '==', 0),
+    checked(suite, 'cursors beyond now + max_clock_skew at the end', o.beyondAtEnd, '==', 0),
+  ];
+}
+
+const futureAlerts = (slack: ChaosSlack) => said(slack, 'memo=future-2100') + said(slack, 'memo=future-day');
+const count = (text: string, re: RegExp) => (text.match(re) ?? []).length;
+
 async function runStrategy(ctx: ChaosContext, strategy: string): Promise<Figure[]> {
-  const suite = `${SUITE} (${strategy})`;
   const n = ctx.quick ? 4 : 30;
   const ledger = await startLivingLedger({
     seed: 'chaos-future',
@@ -142,80 +186,38 @@ async function runStrategy(ctx: ChaosContext, strategy: string): Promise<Figure[
   try {
     writeConfig(dir, ledger.url, slack, strategy);
     dir.writeRule('debit.yaml', RULE);
-    let counted = 0;
-    let before = 0;
+    const o = { n, evaluated: 0, counted: 0, before: 0, after: 0 };
     const first = await life(dir, async (url) => {
       serveFuture(ledger, ACCOUNTS[0] ?? '', YEAR_2100, 'future-2100');
       serveFuture(ledger, ACCOUNTS[1] ?? '', timestampFromMillis(Date.now()) + 86_400n * S, 'future-day');
       // The later debits come after the future records' own alerts: a future record's rule state takes its
       // stream's read position as its time, so behind a debit of the same account in one page it is throttled.
-      await until(() => said(slack, 'memo=future-2100') + said(slack, 'memo=future-day') >= 2, 20_000);
-      before = await debits(ledger, slack, 'before-restart', n, ctx.log);
+      await until(() => futureAlerts(slack) >= 2, 20_000);
+      o.before = await debits(ledger, slack, 'before-restart', n, ctx.log);
       await until(() => said(slack, 'The query service returned a record') > 0, 10_000);
-      await until(
-        async () => metricSum(await metricsText(url), 'ledger_sentinel_future_records_total') >= 2,
-        10_000,
-      );
-      counted = metricSum(await metricsText(url), 'ledger_sentinel_future_records_total');
+      const total = async () => metricSum(await metricsText(url), 'ledger_sentinel_future_records_total');
+      await until(async () => (await total()) >= 2, 10_000);
+      o.counted = await total();
+      o.evaluated = futureAlerts(slack);
     });
-    const afterFirst = cursorsBeyond(dir);
-    const poisoned = cursorsBeyond(dir, true);
-    let after = 0;
+    const beyondAfterFirst = cursorsBeyond(dir).beyond;
+    const poisoned = cursorsBeyond(dir, true).streams;
     const second = await life(dir, async () => {
-      after = await debits(ledger, slack, 'after-restart', n, ctx.log);
+      o.after = await debits(ledger, slack, 'after-restart', n, ctx.log);
     });
-    const end = cursorsBeyond(dir);
-    if (before < n || after < n)
-      ctx.log(
-        first
-          .stdout()
-          .split('\n')
-          .filter((l) => /"level":(40|50)/.test(l))
-          .join('\n')
-          .slice(0, 3000),
-      );
-    ctx.session.outputs.push({
-      label: `future daemon output (${strategy})`,
-      text: first.stdout() + second.stdout(),
+    const out = first.stdout() + second.stdout();
+    if (o.before < n || o.after < n) ctx.log(warnings(out));
+    ctx.session.outputs.push({ label: `future daemon output (${strategy})`, text: out });
+    return figures(`${SUITE} (${strategy})`, {
+      ...o,
+      evaluatedAtEnd: futureAlerts(slack),
+      logged: count(first.stdout(), /record from the future/g),
+      selfAlerts: said(slack, 'The query service returned a record'),
+      beyondAfterFirst,
+      poisoned,
+      repaired: count(second.stdout(), /cursor beyond now/g),
+      beyondAtEnd: cursorsBeyond(dir).beyond,
     });
-    const evaluated = said(slack, 'memo=future-2100') + said(slack, 'memo=future-day');
-    return [
-      figure(suite, 'records from the future served', 2),
-      checked(suite, 'future records evaluated (their rule fired)', evaluated, '==', 2),
-      checked(suite, 'ledger_sentinel_future_records_total', counted, '==', 2),
-      checked(
-        suite,
-        'future records logged',
-        (first.stdout().match(/record from the future/g) ?? []).length,
-        '==',
-        2,
-      ),
-      checked(
-        suite,
-        'self-monitoring future-record alerts',
-        said(slack, 'The query service returned a record'),
-        '>=',
-        1,
-      ),
-      checked(suite, `later debits alerted before the restart (of ${n})`, before, '==', n),
-      checked(suite, 'cursors beyond now + max_clock_skew after the first life', afterFirst.beyond, '==', 0),
-      checked(
-        suite,
-        'cursors poisoned on disk and repaired at start',
-        (second.stdout().match(/cursor beyond now/g) ?? []).length,
-        '==',
-        poisoned.streams,
-      ),
-      checked(suite, `later debits alerted after the restart (of ${n})`, after, '==', n),
-      checked(
-        suite,
-        'future records evaluated again after the restart',
-        said(slack, 'memo=future-2100') + said(slack, 'memo=future-day'),
-        '==',
-        2,
-      ),
-      checked(suite, 'cursors beyond now + max_clock_skew at the end', end.beyond, '==', 0),
-    ];
   } finally {
     await slack.close();
     await ledger.close();
