@@ -22,6 +22,7 @@ import { trickleEndless } from './trickle-endless.js';
 import { orderAttribution } from './order-attribution.js';
 import { retryAfterScenario } from './retry-after.js';
 import { propertyFaults } from './property-faults.js';
+import { futureTimestamps } from './future-timestamps.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -38,6 +39,7 @@ const SCENARIOS: readonly Scenario[] = [
   orderAttribution,
   retryAfterScenario,
   propertyFaults,
+  futureTimestamps,
 ];
 
 const { values } = parseArgs({

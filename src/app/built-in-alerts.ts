@@ -9,6 +9,7 @@ export const BUILT_IN_RULES = {
   deliveryFailing: 'sentinel-delivery-failing',
   recordQuarantined: 'sentinel-record-quarantined',
   accountUnresolved: 'sentinel-account-unresolved',
+  futureRecord: 'sentinel-future-record',
 } as const;
 
 /** One condition that holds now. */

@@ -27,6 +27,8 @@ export const SelfMonitoringConfig = z.strictObject({
   delivery_failures: z.int().min(1).default(5),
   /** A notifier paused by its receiver's Retry-After for this long (no send since) fires `sentinel-delivery-failing`. */
   delivery_paused_after: duration({ min: '1s' }).prefault('5m'),
+  /** `sentinel-future-record` resolves once no record from the future has come for this long. */
+  future_record_resolve_after: duration({ min: '1s' }).prefault('10m'),
   /** How often the checks run. */
   check_interval: duration({ min: '100ms', max: '10m' }).prefault('15s'),
 });

@@ -89,6 +89,7 @@ export async function enrichEvent(
   deps: Pick<PipelineDeps, 'traces' | 'verification'>,
 ): Promise<EngineEvent> {
   let event: EngineEvent = { source: item.source, record: item.record, account: item.account };
+  if (item.stateTimeNs !== undefined) event = { ...event, stateTimeNs: item.stateTimeNs };
   if (item.source !== 'transactions') return event;
   const tx: Transaction = item.record;
   let needs = engine.needs(event);

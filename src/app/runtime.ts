@@ -17,6 +17,7 @@ import type { Alert } from '../rules/alert.js';
 import type { RuleStateRepo } from '../rules/state-repo.js';
 import type { StateStore } from '../state/store.js';
 import { clientTailSource } from '../tail/client-source.js';
+import type { FutureSighting } from '../tail/future-records.js';
 import { createTailer, type Tailer } from '../tail/tailer.js';
 import { createQuarantine, type Quarantine } from '../tail/quarantine.js';
 import { MAX_QUARANTINE_ALERTS } from './quarantine-conditions.js';
@@ -143,6 +144,7 @@ function tailerFor(
     clock,
     random,
     quarantine,
+    onFutureRecord: (sighting: FutureSighting) => (shared.health.lastFuture = sighting),
   };
   // Series for the 50 stalest streams (docs/metrics.md); self-monitoring reads every stream from the tailer.
   return createTailer({ ...options, stalenessTop: 50 });

@@ -72,6 +72,7 @@ export function createSelfMonitor(deps: SelfMonitorDeps): SelfMonitor {
         ...oneByKey([...pauseConditions(deps), ...(await deliveryConditions(deps, streaks))]),
         ...(deps.quarantined ? quarantineConditions(deps.quarantined(), deps.accounts) : []),
         ...unresolvedConditions(deps.unresolved ?? [], deps.config.account_stale_after, deps.clock()),
+        ...futureCondition(deps, state.firing),
       ].flat();
       const kept = inhibit(all);
       const held = new Set(all.filter((c) => !kept.includes(c)).map((c) => c.key));
@@ -142,6 +143,30 @@ function downCondition(deps: SelfMonitorDeps, firing: ReadonlyMap<string, Alert>
       summary: 'The ledger query service is unreachable',
       // When unconfirmed, the alert firing since before the restart is kept as it is (this text is not sent).
       description: `No successful poll for ${seconds} s; no alerts can fire meanwhile.`,
+    },
+  ];
+}
+
+/**
+ * A record dated beyond now + tail.max_clock_skew came from the query service: firing until none has come for
+ * future_record_resolve_after. One restored as firing across a restart (the sighting itself is not saved) is
+ * kept for that long after the start, rather than resolving at the first check.
+ */
+function futureCondition(deps: SelfMonitorDeps, firing: ReadonlyMap<string, Alert>): Condition[] {
+  const last = deps.health.lastFuture;
+  const since = last?.atMs ?? (firing.has(BUILT_IN_RULES.futureRecord) ? deps.startedAt : undefined);
+  if (since === undefined || deps.clock() - since > deps.config.future_record_resolve_after) return [];
+  const seconds = last?.seconds ?? 0;
+  return [
+    {
+      key: BUILT_IN_RULES.futureRecord,
+      ruleId: BUILT_IN_RULES.futureRecord,
+      severity: 'warning',
+      summary: `The query service returned a record ${seconds} s in the future`,
+      description:
+        `A ${last?.source ?? ''} record of ${last?.account ?? ''} has consensus timestamp ` +
+        `${last?.timestamp ?? ''}, beyond now + tail.max_clock_skew. It was evaluated, but moves no cursor: ` +
+        'check the query service (or this host’s clock).',
     },
   ];
 }

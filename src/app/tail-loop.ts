@@ -1,6 +1,7 @@
 // Runs the tailer round after round (like Tailer.run) but keeps each round's report: readiness ("first poll
 // done", "query service reachable") and the self-monitoring alerts are derived from it.
 import type { Logger } from 'pino';
+import type { FutureSighting } from '../tail/future-records.js';
 import type { Tailer } from '../tail/tailer.js';
 
 export interface TailHealth {
@@ -10,6 +11,8 @@ export interface TailHealth {
   lastReachableAt: number | undefined;
   /** Rounds in a row in which every request failed. */
   failedRounds: number;
+  /** The latest record beyond now + tail.max_clock_skew (kept across reloads, not restarts). */
+  lastFuture: FutureSighting | undefined;
   /** Settles when a round first read a page. */
   readonly firstPoll: Promise<void>;
   markPolled(at: number): void;
@@ -22,6 +25,7 @@ export function createTailHealth(): TailHealth {
     firstPollAt: undefined,
     lastReachableAt: undefined,
     failedRounds: 0,
+    lastFuture: undefined,
     firstPoll,
     markPolled(at) {
       this.firstPollAt ??= at;

@@ -109,6 +109,12 @@ export function createMetrics(options: MetricsOptions = {}) {
       labelNames: ['stream'],
       registers: r,
     }),
+    futureRecords: new Counter({
+      name: `${P}future_records_total`,
+      help: 'Records whose consensus timestamp was beyond now + tail.max_clock_skew: evaluated, but they move no cursor and no head.',
+      labelNames: ['source'],
+      registers: r,
+    }),
     lag: new Gauge({
       name: `${P}query_service_lag_seconds`,
       help: 'Now minus the newest consensus timestamp seen from the query service.',
@@ -211,6 +217,7 @@ export function createMetrics(options: MetricsOptions = {}) {
   for (const source of ['transactions', 'rewards']) metrics.quarantined.inc({ source }, 0);
   for (const source of ['transactions', 'rewards']) metrics.recordsUnattributed.inc({ source }, 0);
   for (const outcome of ['resolved', 'not_found', 'failed']) metrics.accountResolutions.inc({ outcome }, 0);
+  for (const source of ['transactions', 'rewards']) metrics.futureRecords.inc({ source }, 0);
   return metrics;
 }
 

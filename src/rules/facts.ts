@@ -21,6 +21,12 @@ export interface RecordEvent {
   readonly source: Source;
   readonly record: Transaction | StakingReward;
   readonly account: WatchedAccount;
+  /**
+   * Set by the tailer for a record dated beyond now + tail.max_clock_skew: the time rule state (throttle,
+   * windows, absence "last seen") takes instead of the record's, so a record dated 2100 cannot silence its
+   * rule until 2100. Absent: the record's own time.
+   */
+  readonly stateTimeNs?: bigint;
   /** Contract actions of the transaction; undefined = not fetched (yet). */
   readonly traces?: readonly ContractAction[];
 }
@@ -94,6 +100,11 @@ export class Facts {
     for (const t of this.tx?.token_transfers ?? [])
       if (t.token_id === tokenId && t.account === this.account.id) sum += t.amount;
     return sum;
+  }
+
+  /** The time rule state is kept in: the consensus time, unless the tailer stood another in (RecordEvent). */
+  stateTimeNs(): bigint {
+    return this.event.stateTimeNs ?? this.timeNs();
   }
 
   /** Consensus time of the record (the payout time of a reward), nanoseconds. */

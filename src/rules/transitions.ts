@@ -99,15 +99,20 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     return s;
   }
 
+  /**
+   * `startsNs` (the alert's start, part of its id) is the record's own time; `nowNs` the state time. They differ
+   * only for a record from the future (Facts.stateTimeNs), whose alert must not take the id of another's.
+   */
   function fire(
     rule: CompiledRule,
     s: GroupState,
     nowNs: bigint,
     view: Record<string, unknown>,
     ann: Annotations,
+    startsNs = nowNs,
   ): Alert {
     if (!s.firing || !rule.window) {
-      s.startsNs = nowNs;
+      s.startsNs = startsNs;
       s.repeats = 0;
     } else s.repeats++;
     s.firing = true;
@@ -125,7 +130,7 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
   }
 
   function onMatch(rule: CompiledRule, f: Facts, ann: Annotations, out: Alert[]): void {
-    const t = f.timeNs();
+    const t = f.stateTimeNs();
     if (addPending(rule, f.account.id, t)) return;
     const s = stateFor(
       rule,
@@ -149,14 +154,14 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
         s.records = appendNewest(s.records, alertRecord(f, ruleSet.explorerLink), MAX_RECORDS);
       if (s.records.length > s.times.length) s.records = s.records.slice(s.records.length - s.times.length);
       s.matchCount = s.times.length;
-      if (windowHolds(s, w)) out.push(fire(rule, s, t, recordView(f, ruleSet.explorerLink), ann));
+      if (windowHolds(s, w)) out.push(fire(rule, s, t, recordView(f, ruleSet.explorerLink), ann, f.timeNs()));
       return;
     }
     s.matchCount++;
     if (s.records.length < MAX_RECORDS)
       s.records = appendNewest(s.records, alertRecord(f, ruleSet.explorerLink), MAX_RECORDS);
     if (t - (s.lastSentNs ?? 0n) >= rule.throttleNs)
-      out.push(fire(rule, s, t, recordView(f, ruleSet.explorerLink), ann));
+      out.push(fire(rule, s, t, recordView(f, ruleSet.explorerLink), ann, f.timeNs()));
   }
 
   /** A match of a group that stays pending (far below the threshold, no full state): true when taken. */
@@ -176,7 +181,7 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     ann: Annotations,
     out: Alert[],
   ): void {
-    const t = f.timeNs();
+    const t = f.stateTimeNs();
     const due = throttleDue(s, t, rule.throttleNs);
     if (due) {
       s.matchCount = 0;
@@ -185,7 +190,7 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     s.matchCount++;
     if (s.records.length < MAX_RECORDS)
       s.records = appendNewest(s.records, alertRecord(f, ruleSet.explorerLink), MAX_RECORDS);
-    if (due) out.push(fire(rule, s, t, recordView(f, ruleSet.explorerLink), ann));
+    if (due) out.push(fire(rule, s, t, recordView(f, ruleSet.explorerLink), ann, f.timeNs()));
   }
 
   // Accounts each absence rule watches now; the state of an account no longer watched is dropped on a tick.

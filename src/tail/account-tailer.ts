@@ -4,6 +4,7 @@
 import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
 import { quarantinePage } from './quarantine-page.js';
 import { involvesAccount } from './involves-account.js';
+import { newestTrusted } from './future-bound.js';
 import type { TailRecord } from './record-handler.js';
 import type { AccountStream } from './streams.js';
 import { type Delivery, type Seen, type TailContext, handOver, settledBound } from './tail-context.js';
@@ -79,12 +80,14 @@ async function handlePage(
   const fresh: Delivery[] = [];
   const foreign: Seen[] = [];
   const inPage = new Set<bigint>();
+  const bound = ctx.future.bound();
   for (const record of records) {
     const ts = parseTimestamp(
       'consensus_timestamp' in record ? record.consensus_timestamp : record.timestamp,
     );
+    // A record beyond now + max_clock_skew is still handed over, but moves neither the head nor `read`.
     ctx.head.observe(ts);
-    if (ts > newest) newest = ts;
+    newest = newestTrusted(newest, ts, bound);
     if (ts <= cursor.safe || inPage.has(ts) || ctx.state.isSeen(stream.key, ts)) {
       result.dropped += 1;
       ctx.metrics?.dedupDrops.inc({ source: stream.source });

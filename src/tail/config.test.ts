@@ -60,6 +60,7 @@ describe('tail config', () => {
       max_backoff: 60_000,
       max_pages_per_poll: 100,
       max_poll_duration: 30_000,
+      max_clock_skew: 300_000,
     });
   });
 

@@ -81,6 +81,11 @@ export const TailConfig = z
     max_pages_per_poll: z.number().int().min(1).max(10_000).default(100),
     /** Time one poll of one stream may spend walking pages; checked between pages. */
     max_poll_duration: duration({ min: '1s' }).default(30_000),
+    /**
+     * How far ahead of this host's clock a consensus timestamp may be and still be trusted to move the head and
+     * the cursors; a record beyond it is evaluated but moves nothing (docs/tailing.md, "Timestamps from the future").
+     */
+    max_clock_skew: duration({ min: '0ms', max: '1h' }).default(300_000),
   })
   .strict()
   .transform((c) => ({ ...c, sweep_interval: c.sweep_interval ?? Math.max(1000, c.overlap) }))

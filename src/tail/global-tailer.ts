@@ -14,6 +14,7 @@ import { decodeEntityId, formatEntityId } from '../ledger/entity-id.js';
 import type { Transaction } from '../ledger/schema.js';
 import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
 import type { PollResult } from './account-tailer.js';
+import { newestTrusted } from './future-bound.js';
 import { matchAccounts, passesPushdown } from './match-account.js';
 import { quarantinePage } from './quarantine-page.js';
 import { type AccountStream, GLOBAL_STREAM } from './streams.js';
@@ -179,11 +180,13 @@ async function readRange(
     result.pages += 1;
     quarantinePage(ctx, page, { stream: GLOBAL_STREAM, source: 'transactions', watched: index.ids });
     const fresh: Delivery[] = [];
+    const future = ctx.future.bound();
     for (const tx of page.records) {
       const ts = parseTimestamp(tx.consensus_timestamp);
+      // Beyond now + max_clock_skew: matched and handed over, but `read` (the next head read's `gt:`) stays.
       ctx.head.observe(ts);
       result.rows += 1;
-      if (ts > result.newest) result.newest = ts;
+      result.newest = newestTrusted(result.newest, ts, future);
       for (const d of matches(tx, ts, index)) {
         if (ts <= (ctx.state.cursor(d.stream)?.safe ?? -1n) || ctx.state.isSeen(d.stream, ts)) {
           result.dropped += 1;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Transaction } from '../ledger/schema.js';
 import { openStateStore } from '../state/store.js';
 import { AccountsConfig, watchedAccounts } from './config.js';
+import { FutureRecords } from './future-records.js';
 import { HeadTracker } from './head-tracker.js';
 import type { RecordHandler } from './record-handler.js';
 import { type Delivery, type TailContext, handOver } from './tail-context.js';
@@ -45,6 +46,7 @@ function setup(failApply: boolean, failTailerWrite = false) {
     source: undefined as never,
     handler,
     head: new HeadTracker(),
+    future: new FutureRecords({ clock: Date.now, maxClockSkewMs: 300_000 }),
     overlapNs: 0n,
     pageLimit: 100,
   };

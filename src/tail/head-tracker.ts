@@ -1,9 +1,15 @@
 // The newest consensus timestamp the query service has shown us, and the ledger's rate of transactions.
 // The head comes from the service, not the wall clock: "every row at or below head − overlap is visible"
 // then holds however far the service lags behind consensus (docs/ledger-api.md §16).
+//
+// A timestamp beyond `limit()` (now + tail.max_clock_skew) is ignored, not clamped: clamping would still carry
+// every account's `safe` cursor up to the limit, past rows not yet written (docs/tailing.md).
 import type { Timestamp } from '../ledger/timestamp.js';
 
 export class HeadTracker {
+  /** Without a limit (tests of the tracker alone), every timestamp counts. */
+  constructor(private readonly limit: () => Timestamp = () => 2n ** 63n) {}
+
   private newest: Timestamp | undefined;
   private tpsEstimate: number | undefined;
   /** The head probe has walked back past the last day once (probe-head.ts); not repeated every round. */
@@ -18,12 +24,16 @@ export class HeadTracker {
     return this.tpsEstimate;
   }
 
-  observe(ts: Timestamp): void {
+  /** Takes `ts` as the head when it is newer and not beyond the limit; true when it was within the limit. */
+  observe(ts: Timestamp): boolean {
+    if (ts > this.limit()) return false;
     if (this.newest === undefined || ts > this.newest) this.newest = ts;
+    return true;
   }
 
   /** `count` transactions (all of them, no filter) spanning [first, last] of consensus time. */
   sampleRate(count: number, first: Timestamp, last: Timestamp): void {
+    if (last > this.limit()) return;
     const spanNs = last > first ? Number(last - first) : 0;
     if (count < 2 || spanNs <= 0) return;
     const tps = ((count - 1) * 1e9) / spanNs;

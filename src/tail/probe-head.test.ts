@@ -14,6 +14,7 @@ import { makeSimTransaction } from '../simulator/transaction-json.js';
 import { openStateStore } from '../state/store.js';
 import { clientTailSource } from './client-source.js';
 import { AccountsConfig, TailConfig, watchedAccounts } from './config.js';
+import { FutureRecords } from './future-records.js';
 import { HeadTracker } from './head-tracker.js';
 import { PROBE_MAX_PAGES, probeHead, recentFrom } from './probe-head.js';
 import { type RecordHandler, recordTimestamp } from './record-handler.js';
@@ -67,6 +68,7 @@ function context(source: TailSource): TailContext {
     source,
     handler: { prepare: async () => null, apply: () => undefined },
     head: new HeadTracker(),
+    future: new FutureRecords({ clock: () => NOW_MS, maxClockSkewMs: 300_000 }),
     overlapNs: 10n * SECOND,
     pageLimit: 100,
   };
@@ -91,12 +93,14 @@ describe('probeHead', () => {
     expect(pages).toBeLessThanOrEqual(1 + PROBE_MAX_PAGES);
   });
 
-  it('asks for the last day only, in one request, when the ledger is live', async () => {
+  it('asks for the last day only, up to now + max_clock_skew, in one request, when the ledger is live', async () => {
     const { source, requests } = await staticLedger(10n * SECOND, true);
 
     await probeHead(context(source), signal, NOW);
 
-    expect(requests).toEqual(['/api/v1/transactions?timestamp=gt:1699913600.000000000&limit=100&order=desc']);
+    expect(requests).toEqual([
+      '/api/v1/transactions?timestamp=gt:1699913600.000000000&timestamp=lte:1700000300.000000000&limit=100&order=desc',
+    ]);
   });
 
   it('gives up on an empty ledger within the page bound, and walks back only once', async () => {

@@ -6,6 +6,9 @@
 // `next` steps back another 60 days (all the way to the epoch from `gt:0`). So the first probe asks for the last
 // day first (inside the binding, one request), and only when that is empty walks back from `gt:0` through at
 // most PROBE_MAX_PAGES pages; that deep search is done once, not every round of a ledger that shows nothing.
+//
+// The probe asks only up to now + tail.max_clock_skew (`lte:`): newest first, one record dated in 2100 would
+// otherwise be the first row of every probe, and the real head would never be seen again.
 import { formatTimestamp, parseTimestamp, type Timestamp } from '../ledger/timestamp.js';
 import { HEAD_PRIORITY, type TailContext } from './tail-context.js';
 
@@ -40,22 +43,25 @@ async function probeAfter(
   signal: AbortSignal,
 ): Promise<{ found: boolean; pages: number }> {
   const before = ctx.head.head;
+  const bound = ctx.future.bound();
   const pages = ctx.source.transactions(
-    { after: formatTimestamp(after), order: 'desc', limit: ctx.pageLimit },
+    { after: formatTimestamp(after), upTo: formatTimestamp(bound), order: 'desc', limit: ctx.pageLimit },
     { signal, priority: HEAD_PRIORITY },
   );
   let read = 0;
   for await (const page of pages) {
     read += 1;
-    const first = page.records[0];
-    const last = page.records.at(-1);
+    // A service that ignores `lte:` still does not move the head past the bound.
+    const records = page.records.filter((r) => parseTimestamp(r.consensus_timestamp) <= bound);
+    const first = records[0];
+    const last = records.at(-1);
     if (first && last) {
       const newest = parseTimestamp(first.consensus_timestamp);
       ctx.head.observe(newest);
       // A full page spans its own rows; a short one is every row since the previous head.
-      if (page.records.length >= ctx.pageLimit || before === undefined)
-        ctx.head.sampleRate(page.records.length, parseTimestamp(last.consensus_timestamp), newest);
-      else ctx.head.sampleRate(page.records.length + 1, before, newest);
+      if (records.length >= ctx.pageLimit || before === undefined)
+        ctx.head.sampleRate(records.length, parseTimestamp(last.consensus_timestamp), newest);
+      else ctx.head.sampleRate(records.length + 1, before, newest);
       return { found: true, pages: read };
     }
     if (read >= PROBE_MAX_PAGES) break;

@@ -11,9 +11,16 @@ import type { WatchedAccount } from './watched-account.js';
 export type TailSourceName = 'transactions' | 'rewards';
 
 /** One record for one watched account (a transaction involving two watched accounts is two of these). */
-export type TailRecord =
+export type TailRecord = (
   | { readonly source: 'transactions'; readonly record: Transaction; readonly account: WatchedAccount }
-  | { readonly source: 'rewards'; readonly record: StakingReward; readonly account: WatchedAccount };
+  | { readonly source: 'rewards'; readonly record: StakingReward; readonly account: WatchedAccount }
+) & {
+  /**
+   * Only for a record dated beyond now + tail.max_clock_skew: the time rule state takes instead of its
+   * consensus time (the newest trusted timestamp seen), so it cannot throttle or silence a rule until then.
+   */
+  readonly stateTimeNs?: bigint;
+};
 
 export interface RecordHandler<P = unknown> {
   /**

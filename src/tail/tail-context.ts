@@ -1,8 +1,10 @@
 // What every poll needs, built once by the tailer, plus the one hand-over step all tailers share.
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
+import type { FutureRecords } from './future-records.js';
 import type { HeadTracker } from './head-tracker.js';
 import type { Quarantine } from './quarantine.js';
+import { GLOBAL_STREAM } from './streams.js';
 import type { RecordHandler, TailRecord } from './record-handler.js';
 import type { TailSource } from './tail-source.js';
 import type { TailState } from './tail-state.js';
@@ -21,6 +23,7 @@ export type TailMetrics = Pick<
   | 'pollFailures'
   | 'pollTruncated'
   | 'quarantined'
+  | 'futureRecords'
 >;
 
 /** The global tail and the head probe serve every account: ahead of any single account in the budget. */
@@ -31,6 +34,8 @@ export interface TailContext {
   readonly source: TailSource;
   readonly handler: RecordHandler<unknown>;
   readonly head: HeadTracker;
+  /** now + tail.max_clock_skew, and the records beyond it (future-records.ts). */
+  readonly future: FutureRecords;
   /** How far behind the head a record may still become visible, in ns (tail.overlap). */
   readonly overlapNs: bigint;
   readonly pageLimit: number;
@@ -73,8 +78,9 @@ export async function handOver(
   // Consensus order whatever order the page came in (a service may serve it reversed or shuffled): the rule
   // engine then sees each group's records oldest first. Stable, so records of one timestamp keep their order.
   const deliveries = [...page].sort(byTimestamp);
+  const bound = ctx.future.bound();
   const prepared = await ctx.handler.prepare(
-    deliveries.map((d) => d.item),
+    deliveries.map((d) => (d.ts > bound ? ctx.future.standIn(d.item, readThrough(ctx, d.stream)) : d.item)),
     signal,
   );
   signal.throwIfAborted();
@@ -89,7 +95,21 @@ export async function handOver(
     throw err;
   }
   ctx.handler.committed?.(prepared);
-  for (const d of deliveries) ctx.metrics?.records.inc({ source: d.item.source });
+  for (const d of deliveries) {
+    ctx.metrics?.records.inc({ source: d.item.source });
+    ctx.future.committed(d.ts, d.item);
+  }
+}
+
+/**
+ * How far `stream` has been read for certain: its own `safe` or the global one, whichever is in use (the
+ * larger). Every record handed over later is newer, even one that shows up late.
+ */
+function readThrough(ctx: TailContext, stream: string): bigint | undefined {
+  const own = ctx.state.cursor(stream)?.safe;
+  const global = ctx.state.cursor(GLOBAL_STREAM)?.safe;
+  if (own === undefined) return global ?? ctx.head.head;
+  return global !== undefined && global > own ? global : own;
 }
 
 function byTimestamp(a: Seen, b: Seen): number {

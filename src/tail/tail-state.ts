@@ -21,7 +21,14 @@ export class TailState {
     Statement
   >;
 
-  constructor(readonly store: StateStore) {
+  /**
+   * `ceiling`: now + tail.max_clock_skew; no write moves a cursor beyond it, whatever the caller computed (the
+   * last line of the defence in docs/tailing.md, "Timestamps from the future"). Absent for offline tools.
+   */
+  constructor(
+    readonly store: StateStore,
+    private readonly ceiling?: () => bigint,
+  ) {
     const db = store.db;
     db.exec(`CREATE TABLE IF NOT EXISTS tail_cursor (
       stream TEXT PRIMARY KEY, safe INTEGER NOT NULL, read INTEGER NOT NULL) WITHOUT ROWID`);
@@ -63,12 +70,19 @@ export class TailState {
     return this.cursors.get(stream);
   }
 
+  /** Every stream's cursor, by stream key. */
+  all(): ReadonlyMap<string, Cursor> {
+    return this.cursors;
+  }
+
   /** Moves a cursor; both parts only ever grow. Call inside transaction(). */
   advance(stream: string, next: Cursor): Cursor {
     const old = this.cursors.get(stream);
-    const merged = old
-      ? { safe: max(old.safe, next.safe), read: max(old.read, max(next.read, next.safe)) }
-      : { safe: next.safe, read: max(next.read, next.safe) };
+    const merged = this.capped(
+      old
+        ? { safe: max(old.safe, next.safe), read: max(old.read, max(next.read, next.safe)) }
+        : { safe: next.safe, read: max(next.read, next.safe) },
+    );
     if (old && old.safe === merged.safe && old.read === merged.read) return old;
     this.stmt.upsert.run(stream, merged.safe, merged.read);
     this.cursors.set(stream, merged);
@@ -78,12 +92,20 @@ export class TailState {
   /** Sets a cursor outright (strategy hand-over only). Call inside transaction(). */
   reset(stream: string, cursor: Cursor | undefined): void {
     if (cursor) {
-      this.stmt.upsert.run(stream, cursor.safe, cursor.read);
-      this.cursors.set(stream, cursor);
+      const capped = this.capped(cursor);
+      this.stmt.upsert.run(stream, capped.safe, capped.read);
+      this.cursors.set(stream, capped);
     } else {
       this.stmt.del.run(stream);
       this.cursors.delete(stream);
     }
+  }
+
+  private capped(cursor: Cursor): Cursor {
+    if (!this.ceiling) return cursor;
+    const limit = this.ceiling();
+    if (cursor.safe <= limit && cursor.read <= limit) return cursor;
+    return { safe: min(cursor.safe, limit), read: min(cursor.read, limit) };
   }
 
   isSeen(stream: string, ts: bigint): boolean {
@@ -111,4 +133,8 @@ export class TailState {
 
 function max(a: bigint, b: bigint): bigint {
   return a > b ? a : b;
+}
+
+function min(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
 }

@@ -12,11 +12,13 @@ import { pollAccountStream, type PollResult } from './account-tailer.js';
 import { Backoff } from './backoff.js';
 import { type Pushdown, TailConfig, startPosition } from './config.js';
 import { ensureCursors, startGlobal, stopGlobal } from './cursors.js';
+import { FutureRecords, type FutureSighting } from './future-records.js';
 import { createGlobalTail, globalIndex } from './global-tailer.js';
 import { HeadTracker } from './head-tracker.js';
 import { probeHead, recentFrom } from './probe-head.js';
 import type { RecordHandler } from './record-handler.js';
 import { createPollRunner } from './poll-runner.js';
+import { repairCursors } from './repair-cursors.js';
 import { type StalenessSummary, type StreamStaleness, summarizeStaleness } from './staleness.js';
 import { type Strategy, chooseStrategy, estimateCosts } from './strategy.js';
 import { type AccountStream, GLOBAL_STREAM, accountStreams } from './streams.js';
@@ -48,6 +50,8 @@ export interface TailerOptions {
   readonly stalenessTop?: number;
   /** Where unreadable records are kept; default one on `store`. */
   readonly quarantine?: Quarantine;
+  /** Each record handed over with a timestamp beyond now + tail.max_clock_skew (self-monitoring). */
+  readonly onFutureRecord?: (sighting: FutureSighting) => void;
 }
 
 export interface RoundReport {
@@ -75,6 +79,7 @@ export interface Tailer {
   /** now − read cursor of every stream, computed on each call from the in-memory cursors: O(streams). */
   streamStaleness(): readonly StreamStaleness[];
   readonly head: HeadTracker;
+  readonly future: FutureRecords;
 }
 
 // One closure on purpose: round(), run(), the strategy switch and the staleness summary share the tailer's
@@ -86,12 +91,21 @@ export function createTailer(options: TailerOptions): Tailer {
   const random = options.random ?? Math.random;
   const sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
   const log = options.logger?.child({ component: 'tail' });
-  const head = new HeadTracker();
+  const future = new FutureRecords({
+    clock,
+    maxClockSkewMs: config.max_clock_skew,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(log ? { log } : {}),
+    ...(options.onFutureRecord ? { onSighting: options.onFutureRecord } : {}),
+  });
+  const bound = () => future.bound();
+  const head = new HeadTracker(bound);
   const ctx: TailContext = {
-    state: new TailState(options.store),
+    state: new TailState(options.store, bound),
     source: options.source,
     handler: options.handler,
     head,
+    future,
     overlapNs: BigInt(config.overlap) * 1_000_000n,
     pageLimit: options.pageLimit ?? 100,
     walk: { maxPages: config.max_pages_per_poll, maxDurationMs: config.max_poll_duration, clock },
@@ -126,6 +140,9 @@ export function createTailer(options: TailerOptions): Tailer {
     const probe = position === 'now' || config.strategy === 'auto';
     const nowNs = timestampFromMillis(clock());
     const pages = probe ? await probeHead(ctx, signal, nowNs) : undefined;
+    // A cursor left beyond the bound (by a version without it, or a bad clock) restarts from the head.
+    const repairTo = probe ? startCursor('now', nowNs) : { safe: nowNs, read: nowNs };
+    repairCursors(ctx.state, future.bound(), repairTo, log);
     ensureCursors(ctx.state, streams, startCursor(position, nowNs));
     const resumedGlobal = ctx.state.cursor(GLOBAL_STREAM) !== undefined;
     switchTo(config.strategy === 'auto' ? (resumedGlobal ? 'global' : cheapest()) : config.strategy);
@@ -239,7 +256,8 @@ export function createTailer(options: TailerOptions): Tailer {
     return streams.map((s) => {
       const own = ctx.state.cursor(s.key)?.read ?? 0n;
       const read = global && s.coveredByGlobal && global.read > own ? global.read : own;
-      return { account: s.account.id, source: s.source, seconds: Number(now - read) / 1e9 };
+      // A cursor within the clock skew ahead of now is as fresh as can be, not negatively stale.
+      return { account: s.account.id, source: s.source, seconds: read > now ? 0 : Number(now - read) / 1e9 };
     });
   }
 
@@ -263,5 +281,14 @@ export function createTailer(options: TailerOptions): Tailer {
     await polls.settled();
   }
 
-  return { round, settled: polls.settled, run, strategy: () => current, staleness, streamStaleness, head };
+  return {
+    round,
+    settled: polls.settled,
+    run,
+    strategy: () => current,
+    staleness,
+    streamStaleness,
+    head,
+    future,
+  };
 }

@@ -35,6 +35,7 @@ export interface DaemonEnv {
   close(): Promise<void>;
 }
 
+/** `ledgerOptions` override the living ledger's (e.g. bindTimestampRange: false to serve rows beyond now). */
 export async function startDaemonEnv(ledgerOptions: LivingLedgerServerOptions = {}): Promise<DaemonEnv> {
   const ledger = await startLivingLedger({
     seed: 'daemon',

@@ -1,0 +1,134 @@
+// `ledger-sentinel state cursors` and `state reset-cursor`: the tailer's cursors in the state directory, shown
+// and reset offline (docs/cli.md). For repairing by hand what a bad record or a bad clock left behind.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { printIssues } from '../app/cli/print-issues.js';
+import { cursorRows, formatCursorTable, parseResetTarget, resetCursors } from '../app/cli/state-cursors.js';
+import { loadConfigFile } from '../config/load.js';
+import { timestampToIso } from '../ledger/timestamp.js';
+import { openStateStore } from '../state/store.js';
+import { TailState } from '../tail/tail-state.js';
+import type { CliContext, Command } from './command.js';
+
+const USAGE = `Usage: ledger-sentinel state cursors [options]
+       ledger-sentinel state reset-cursor <stream|--all> [--to <timestamp|now>] [options]
+
+Shows or resets the tailer's cursors in the state directory. Stop the daemon first: these commands write the
+state database directly and the daemon does not see the change while it runs.
+
+  cursors        every stream's cursor (tx:<id>, rw:<id>, rwp:<alias>, global): safe and read as ISO times,
+                 and how far read is from now; a cursor beyond now + max_clock_skew is flagged
+  reset-cursor   sets one stream's cursor (or every one with --all) to --to; records after it are read again
+                 (those already handed over are still dropped as seen)
+
+Options:
+  --config <file>           take the state directory (state.dir) and tail.max_clock_skew from this config
+  --state-dir <dir>         the state directory (default /var/lib/ledger-sentinel)
+  --to <timestamp|now>      reset-cursor: e.g. 1700000000.000000000; default now; never in the future
+  --all                     reset-cursor: every stream
+  --json                    cursors: print JSON
+`;
+
+interface Options {
+  readonly dir: string;
+  readonly skewMs: number;
+}
+
+type Values = Record<string, string | boolean | undefined>;
+
+function fail(ctx: CliContext, message: string, code = 2): number {
+  ctx.stderr.write(`ledger-sentinel state: ${message}\n`);
+  return code;
+}
+
+function options(ctx: CliContext, values: Values): Options | number {
+  let dir = values['state-dir'] as string | undefined;
+  let skewMs = 300_000;
+  if (values.config) {
+    const loaded = loadConfigFile(resolve(ctx.cwd, values.config as string), { env: ctx.env });
+    if (!loaded.ok) {
+      printIssues(ctx.stderr, loaded.issues);
+      return 2;
+    }
+    dir ??= loaded.value.state.dir;
+    skewMs = loaded.value.tail.max_clock_skew;
+  }
+  return { dir: resolve(ctx.cwd, dir ?? '/var/lib/ledger-sentinel'), skewMs };
+}
+
+export const state: Command = {
+  name: 'state',
+  summary: 'show or reset the tail cursors in the state directory (daemon stopped)',
+  usage: USAGE,
+  async run(ctx) {
+    let parsed: { values: Values; positionals: string[] };
+    try {
+      parsed = parseArgs({
+        args: [...ctx.argv],
+        options: {
+          config: { type: 'string' },
+          'state-dir': { type: 'string' },
+          to: { type: 'string' },
+          all: { type: 'boolean', default: false },
+          json: { type: 'boolean', default: false },
+        },
+        allowPositionals: true,
+        strict: true,
+      });
+    } catch (err) {
+      return fail(ctx, `${(err as Error).message}. Run ledger-sentinel state --help.`);
+    }
+    const [sub, ...streams] = parsed.positionals;
+    if (sub !== 'cursors' && sub !== 'reset-cursor')
+      return fail(ctx, 'expected a subcommand: cursors or reset-cursor. Run ledger-sentinel state --help.');
+    const opts = options(ctx, parsed.values);
+    if (typeof opts === 'number') return opts;
+    const file = join(opts.dir, 'state.db');
+    if (!existsSync(file))
+      return fail(ctx, `no state at ${file}: pass --state-dir <dir> or --config <file> (state.dir)`, 1);
+    const store = openStateStore({ dir: opts.dir });
+    try {
+      const tail = new TailState(store);
+      if (sub === 'cursors') return showCursors(ctx, tail, opts, parsed.values.json === true);
+      return resetCommand(ctx, tail, streams, parsed.values);
+    } finally {
+      store.close();
+    }
+  },
+};
+
+function showCursors(ctx: CliContext, tail: TailState, opts: Options, json: boolean): number {
+  const rows = cursorRows(tail, Date.now(), opts.skewMs);
+  ctx.stdout.write(json ? `${JSON.stringify(rows, null, 2)}\n` : formatCursorTable(rows));
+  return 0;
+}
+
+function resetCommand(ctx: CliContext, tail: TailState, streams: readonly string[], values: Values): number {
+  const all = values.all === true;
+  if (all === streams.length > 0)
+    return fail(ctx, 'reset-cursor takes one stream (e.g. tx:0.0.1234) or --all, not both or neither');
+  const known = [...tail.all().keys()];
+  const targets = all ? known : [...streams];
+  const unknown = targets.filter((s) => !known.includes(s));
+  if (unknown.length > 0)
+    return fail(
+      ctx,
+      `no cursor for ${unknown.join(', ')}; known streams: ${known.join(', ') || '(none)'} (see \`state cursors\`)`,
+      1,
+    );
+  const to = parseResetTarget((values.to as string | undefined) ?? 'now', Date.now());
+  if (typeof to === 'string') return fail(ctx, to);
+  const before = resetCursors(tail, targets, to);
+  for (const [stream, old] of before)
+    ctx.stdout.write(`${stream}: safe ${iso(old.safe)} → ${timestampToIso(to)}\n`);
+  return 0;
+}
+
+function iso(ns: bigint): string {
+  try {
+    return timestampToIso(ns);
+  } catch {
+    return ns.toString();
+  }
+}
