@@ -59,16 +59,13 @@ describe('rule state and records from the future', () => {
     expect(future[0]?.startsAt).toBe('2100-01-01T00:00:00.000000000Z');
   });
 
-  it.each([
-    ['kept at the stand-in time: the next failure 10 minutes later fires', standIn(0), 2],
-    ['without one: throttled until 2100', undefined, 1],
-  ])('%s', (_name, limit, fired) => {
+  it('kept at the stand-in time: the next failure 10 minutes later fires', () => {
     const engine = createEngine(ruleSetFrom(THROTTLED));
 
-    const first = engine.evaluate(failed(YEAR_2100, limit)).alerts;
+    const first = engine.evaluate(failed(YEAR_2100, standIn(0))).alerts;
     const later = engine.evaluate(failed(600)).alerts;
 
-    expect(first.length + later.length).toBe(fired);
+    expect(first.length + later.length).toBe(2);
     expect(first[0]?.summary).toContain('2100-01-01');
   });
 
