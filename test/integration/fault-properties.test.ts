@@ -3,31 +3,11 @@
 //
 // Replay a failure: FC_SEED=<seed> FC_PATH=<path> npx vitest run test/integration/fault-properties.test.ts
 import { describe, expect, it } from 'vitest';
-import { type FaultKind } from '../helpers/faults/fault-plan.js';
+import { FAULT_KINDS, type FaultKind } from '../helpers/faults/fault-plan.js';
 import { checkFaultProperty, seedFromEnv } from '../helpers/faults/fault-property.js';
 
-/**
- * The fault kinds the short run draws from: the ones the daemon survives today. Each kind left out fails an
- * invariant on this branch (docs/reliability.md, "Fault properties"); add it here once its fix is in, until
- * this list equals FAULT_KINDS. Chaos scenario 15 always draws from every kind.
- */
-const SHORT_RUN_KINDS: readonly FaultKind[] = [
-  'delay',
-  'reset',
-  'status',
-  'duplicate',
-  'reorder',
-  'malformed',
-  'trickle',
-  // 'future': a far-future record moves the head, and every cursor with it.
-  'endless',
-  'slack-delay',
-  'slack-status',
-  'slack-reset',
-  'smtp-delay',
-  'smtp-tempfail',
-  'smtp-disconnect',
-];
+/** Every fault kind: the daemon has a defence for each (docs/reliability.md, "Fault properties"). */
+const SHORT_RUN_KINDS: readonly FaultKind[] = FAULT_KINDS;
 
 /** A fixed seed keeps `npm test` on the same plans; FC_SEED explores or replays others. */
 const DEFAULT_SEED = 14;
