@@ -6,6 +6,7 @@ import { demo } from './demo.js';
 import { quarantine } from './quarantine.js';
 import { run } from './run.js';
 import { simulate } from './simulate.js';
+import { test } from './test.js';
 import { verify } from './verify.js';
 
-export const COMMANDS: readonly Command[] = [run, check, demo, simulate, verify, backtest, quarantine];
+export const COMMANDS: readonly Command[] = [run, check, demo, simulate, verify, backtest, quarantine, test];
