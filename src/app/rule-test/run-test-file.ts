@@ -37,7 +37,8 @@ export async function runTestFile(loaded: LoadedTestFile): Promise<TestResult[]>
       if (m.closest) lines.push(`    + ${formatObserved(m.closest, run.clock.start, e)}`);
     }
     if (unexpected.length) {
-      const at = test.expect.length ? where(['tests', t, 'expect'], true) : where(['tests', t]);
+      // At the expect: key where the test has one, else at the test.
+      const at = where(['tests', t, 'expect'], true);
       lines.push(
         `  ${at} ${unexpected.length === 1 ? 'an alert fired' : 'alerts fired'} that no expect: entry lists:`,
       );
