@@ -1,6 +1,6 @@
 // `ledger-sentinel test`: the shipped example rules pass their tests, and a passing, a failing and an invalid test
 // file give their exit code and their exact output (file:line:col of the test and of each expected alert).
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -81,6 +81,21 @@ describe('ledger-sentinel test', () => {
     expect(expandPaths([join(REPO_DIR, 'rules/*.yaml')]).files.filter((f) => f.includes('tests'))).toEqual(
       [],
     );
+  });
+
+  it('passes the example in rules/README.md, "Testing rules"', async () => {
+    const readme = readFileSync(join(REPO_DIR, 'rules/README.md'), 'utf8');
+    const example =
+      /## Testing rules[\s\S]*?```yaml\n(rule_files[\s\S]*?|#[^\n]*\nrule_files[\s\S]*?)```/.exec(
+        readme,
+      )?.[1];
+    mkdirSync(join(dir, 'tests'));
+    writeFileSync(join(dir, 'large-debit.yaml'), readFileSync(join(REPO_DIR, 'rules/large-debit.yaml')));
+
+    const { code, out } = await run({ 'tests/example.test.yaml': example ?? '' });
+
+    expect(code).toBe(0);
+    expect(out).toContain('2 tests in 1 file: 2 passed');
   });
 
   it('exits 0 on a passing file and prints the test with its position', async () => {
