@@ -193,10 +193,14 @@ ${DEBIT}
     const file = `${HEAD}  - name: names
     input:
       - { at: +0s, reward: { account: 0.0.9, amount: 1 hbar } }
+      - { at: +1s, tx: { transfers: { 0.0.5555: -1 hbar, 0.0.6666: +1 hbar } } }
     expect:
       - { rule: large-debt, account: treasury-hott, state: firing }
 `;
-    writeFileSync(join(dir, 'broken.yaml'), 'rules:\n  - id: x\n    summary: s\n    when: { debit: lots }\n');
+    writeFileSync(
+      join(dir, 'broken.yaml'),
+      'rules:\n  - id: x\n    summary: s\n    when: { debit: lots }\n    accounts: { ids: [0.0.7] }\n',
+    );
 
     const semantic = await run({ 'f.test.yaml': file });
     const ruleFile = await run({ 'g.test.yaml': file.replace('[rules.yaml]', '[broken.yaml]') });
@@ -204,12 +208,23 @@ ${DEBIT}
     expect(semantic.code).toBe(2);
     expect(semantic.err.split('\n')).toEqual([
       'f.test.yaml:8:39 tests.0.input.0.reward.account: account 0.0.9 is not watched; add it under accounts:',
-      'f.test.yaml:10:17 tests.0.expect.0.rule: no rule "large-debt" in rule_files; did you mean "large-debit"?',
-      'f.test.yaml:10:38 tests.0.expect.0.account: no watched account "treasury-hott" (by id or name); did you mean "treasury-hot"?',
+      'f.test.yaml:9:24 tests.0.input.1.tx: this tx reaches no watched account (none pays it or has an HBAR or token leg in it), so the daemon would never see it; check the account ids',
+      'f.test.yaml:11:17 tests.0.expect.0.rule: no rule "large-debt" in rule_files; did you mean "large-debit"?',
+      'f.test.yaml:11:38 tests.0.expect.0.account: no watched account "treasury-hott" (by id or name); did you mean "treasury-hot"?',
       '',
     ]);
     expect(ruleFile.code).toBe(2);
     expect(ruleFile.err).toMatch(/^broken\.yaml:4:20 when\.debit: expected an amount like "10000 hbar"/);
+    expect(ruleFile.err).toContain(
+      'broken.yaml:5:22 accounts.ids.0: account 0.0.7 is not watched; add it under accounts: in the test file or remove it here',
+    );
+  });
+
+  it('prints its usage for --help', async () => {
+    const cli = startCli(['test', '--help'], { cwd: dir });
+
+    expect(await cli.done).toBe(0);
+    expect(cli.stdout()).toContain('Usage: ledger-sentinel test <file>...');
   });
 
   it.each([

@@ -16,8 +16,7 @@ export interface TxContext {
 }
 
 export function buildTransaction(tx: Tx, ctx: TxContext): Transaction {
-  const payer =
-    tx.payer ?? Object.entries(tx.transfers).find(([, amount]) => amount < 0n)?.[0] ?? ctx.defaultPayer;
+  const payer = payerOf(tx, ctx.defaultPayer);
   const at = formatTimestamp(ctx.atNs).replace('.', '-');
   return Transaction.parse({
     charged_tx_fee: tx.fee,
@@ -43,6 +42,11 @@ export function buildTransaction(tx: Tx, ctx: TxContext): Transaction {
     ),
     transfers: Object.entries(tx.transfers).map(([account, amount]) => ({ account, amount })),
   });
+}
+
+/** `payer`, else the first account with a negative HBAR leg (who pays usually loses the most), else the default. */
+export function payerOf(tx: Tx, defaultPayer: string): string {
+  return tx.payer ?? Object.entries(tx.transfers).find(([, amount]) => amount < 0n)?.[0] ?? defaultPayer;
 }
 
 /** The call trace of a built transaction: actions in order, each defaulting to a plain call by the payer. */

@@ -6,7 +6,8 @@ import { locate } from '../../config/locate.js';
 import type { ParsedYaml } from '../../config/parse-yaml.js';
 import { sortIssues } from '../../config/config-error.js';
 import type { WatchedAccount } from '../../tail/watched-account.js';
-import type { TestFile } from './schema.js';
+import { payerOf } from './build-records.js';
+import type { Input, TestFile, Tx } from './schema.js';
 import { clockOf, MAX_STEPS } from './test-clock.js';
 import type { WrittenTime } from './test-values.js';
 
@@ -31,21 +32,8 @@ export function checkTestFile(ctx: CheckContext): ConfigIssue[] {
   ctx.spec.tests.forEach((test, t) => {
     checkStart(test.start, ['tests', t, 'start'], at);
     test.input.forEach((input, i) => {
-      const account = input.reward && (input.reward.account ?? ctx.accounts[0]?.id);
-      if (account !== undefined && !ctx.accounts.some((a) => a.id === account))
-        at(
-          ['tests', t, 'input', i, 'reward', 'account'],
-          `account ${account} is not watched; add it under accounts:`,
-        );
-      const tx = input.tx;
-      if (
-        input.verification !== undefined &&
-        !(tx?.type === 'CONTRACTCREATEINSTANCE' && tx.result === 'SUCCESS' && tx.entity_id)
-      )
-        at(
-          ['tests', t, 'input', i, 'verification'],
-          'verification is the status of the contract a tx creates: give a tx with type: CONTRACTCREATEINSTANCE, result: SUCCESS and an entity_id',
-        );
+      for (const [key, message] of inputProblems(input, ctx.accounts))
+        at(['tests', t, 'input', i, ...key], message);
     });
     test.expect.forEach((e, i) => {
       const problem = ruleProblem(e.rule, ctx.rules);
@@ -62,6 +50,36 @@ export function checkTestFile(ctx: CheckContext): ConfigIssue[] {
       );
   });
   return sortIssues(issues);
+}
+
+/** A reward for an account that is not watched, a tx that reaches none, a verification without a contract. */
+function inputProblems(input: Input, accounts: readonly WatchedAccount[]): [Path, string][] {
+  const watched = new Set(accounts.map((a) => a.id));
+  const out: [Path, string][] = [];
+  const rewarded = input.reward && (input.reward.account ?? accounts[0]?.id);
+  if (rewarded !== undefined && !watched.has(rewarded))
+    out.push([['reward', 'account'], `account ${rewarded} is not watched; add it under accounts:`]);
+  const tx = input.tx;
+  if (tx && !reachesWatched(tx, watched, accounts[0]?.id ?? ''))
+    out.push([
+      ['tx'],
+      'this tx reaches no watched account (none pays it or has an HBAR or token leg in it), so the daemon would never see it; check the account ids',
+    ]);
+  if (
+    input.verification !== undefined &&
+    !(tx?.type === 'CONTRACTCREATEINSTANCE' && tx.result === 'SUCCESS' && tx.entity_id)
+  )
+    out.push([
+      ['verification'],
+      'verification is the status of the contract a tx creates: give a tx with type: CONTRACTCREATEINSTANCE, result: SUCCESS and an entity_id',
+    ]);
+  return out;
+}
+
+// The accounts a transaction is tailed for (tail/match-account.ts): its payer, its HBAR and token legs.
+function reachesWatched(tx: Tx, watched: ReadonlySet<string>, defaultPayer: string): boolean {
+  const legs = [...Object.keys(tx.transfers), ...Object.values(tx.token_transfers).flatMap(Object.keys)];
+  return [payerOf(tx, defaultPayer), ...legs].some((id) => watched.has(id));
 }
 
 function checkStart(start: WrittenTime | undefined, path: Path, at: (p: Path, m: string) => void): void {

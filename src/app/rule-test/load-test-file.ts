@@ -55,7 +55,15 @@ export function loadTestFile(file: string, options: LoadTestFileOptions): LoadTe
     knownNotifiers: 'any',
     accounts,
   });
-  if (!rules.ok) return rules;
+  // The rules are checked against the test file's accounts, not a config file's.
+  if (!rules.ok)
+    return {
+      ok: false,
+      issues: rules.issues.map((i) => ({
+        ...i,
+        message: i.message.replace('accounts: in the config file', 'accounts: in the test file'),
+      })),
+    };
   const parsed = parseYaml(file, text);
   const ruleIds = rules.rules.map((r) => ({ id: r.rule.id, enabled: r.rule.enabled }));
   const issues = checkTestFile({ file, parsed, spec, accounts, rules: ruleIds });
