@@ -216,7 +216,7 @@ ${DEBIT}
     expect(ruleFile.code).toBe(2);
     expect(ruleFile.err).toMatch(/^broken\.yaml:4:20 when\.debit: expected an amount like "10000 hbar"/);
     expect(ruleFile.err).toContain(
-      'broken.yaml:5:22 accounts.ids.0: account 0.0.7 is not watched; add it under accounts: in the test file or remove it here',
+      'broken.yaml:5:23 accounts.ids.0: account 0.0.7 is not watched; add it under accounts: in the test file or remove it here',
     );
   });
 
