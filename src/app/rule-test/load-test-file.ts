@@ -13,6 +13,9 @@ import { checkTestFile } from './check-test-file.js';
 import { markSummary } from './own-summary.js';
 import { TestFile } from './schema.js';
 
+/** A test file is read whole and parsed with positions: a bound on what one file may cost. */
+const MAX_TEST_FILE_CHARS = 16 * 1024 * 1024;
+
 export interface LoadedTestFile {
   /** As given (relative to the working directory), for messages. */
   readonly file: string;
@@ -43,6 +46,19 @@ export function loadTestFile(file: string, options: LoadTestFileOptions): LoadTe
       ],
     };
   }
+  if (text.length > MAX_TEST_FILE_CHARS)
+    return {
+      ok: false,
+      issues: [
+        {
+          file,
+          line: 0,
+          col: 0,
+          path: '',
+          message: `larger than ${MAX_TEST_FILE_CHARS} characters; split it into several test files`,
+        },
+      ],
+    };
   const result = loadYaml({ file, text, schema: TestFile, env: options.env, readFile });
   if (!result.ok) return result;
   const spec = result.value;
