@@ -7,6 +7,17 @@ import { quarantine } from './quarantine.js';
 import { run } from './run.js';
 import { simulate } from './simulate.js';
 import { state } from './state.js';
+import { test } from './test.js';
 import { verify } from './verify.js';
 
-export const COMMANDS: readonly Command[] = [run, check, demo, simulate, verify, backtest, quarantine, state];
+export const COMMANDS: readonly Command[] = [
+  run,
+  check,
+  demo,
+  simulate,
+  verify,
+  backtest,
+  quarantine,
+  state,
+  test,
+];

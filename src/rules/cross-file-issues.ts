@@ -10,7 +10,8 @@ import type { WatchedAccount } from '../tail/watched-account.js';
 export interface CrossFileContext {
   /** Every rule file's text, for the positions of the issues. */
   readonly texts: readonly { readonly file: string; readonly text: string }[];
-  readonly knownNotifiers: readonly string[];
+  /** `any`: notifiers are not checked (a rule test sends nothing, so it configures none). */
+  readonly knownNotifiers: readonly string[] | 'any';
   readonly accounts: readonly WatchedAccount[];
 }
 
@@ -51,7 +52,8 @@ function duplicateIds(refs: readonly RuleRefs[], at: At): ConfigIssue[] {
   return issues;
 }
 
-function unknownNotifiers(r: RuleRefs, known: readonly string[], at: At): ConfigIssue[] {
+function unknownNotifiers(r: RuleRefs, known: readonly string[] | 'any', at: At): ConfigIssue[] {
+  if (known === 'any') return [];
   return r.notify.flatMap((name, i) => {
     if (name === undefined || known.includes(name)) return [];
     const guess = didYouMean(name, known);

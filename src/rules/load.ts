@@ -24,7 +24,8 @@ export interface LoadRulesOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly readFile?: (path: string) => string;
   readonly listDir?: ListDir;
-  readonly knownNotifiers: readonly string[];
+  /** Notifier names rules may use; `any` skips the check (rule tests). */
+  readonly knownNotifiers: readonly string[] | 'any';
   readonly accounts: readonly WatchedAccount[];
   readonly explorerUrl?: string;
 }
