@@ -110,7 +110,22 @@ const expected: [string, string][] = [
     'severity.yaml',
     'severity.yaml:5:15 severity: expected one of info, warning, critical, got "critcal"; did you mean "critical"?',
   ],
-  ['template.yaml', 'template.yaml:4:14 summary: invalid template: Unclosed section "account" at 20'],
+  [
+    'template-unclosed-tag.yaml',
+    'template-unclosed-tag.yaml:6:10 summary: invalid template: this tag is never closed; add }}',
+  ],
+  [
+    'template-variable-not-filled.yaml',
+    'template-variable-not-filled.yaml:8:12 description: template variable "payer" is filled only in rules with source: transactions (absence alerts have no record), not in this rule\'s alerts; remove it',
+  ],
+  [
+    'template-variable.yaml',
+    'template-variable.yaml:4:17 summary: unknown template variable "acount.name"; did you mean "account.name"?',
+  ],
+  [
+    'template.yaml',
+    'template.yaml:4:15 summary: invalid template: section "account" is never closed; add {{/account}}',
+  ],
   [
     'tinybar-fraction.yaml',
     'tinybar-fraction.yaml:6:15 when.credit: expected an amount like "10000 hbar", "0.5 hbar" or "5 tinybar", got "0.5 tinybar" (tinybars are whole numbers)',
