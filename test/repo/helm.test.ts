@@ -59,6 +59,31 @@ describe('values.schema.json', () => {
     ],
     ['config.state (owned by the chart)', { config: { state: { dir: '/data' } } }, 'must NOT be valid'],
     ['a tag-like digest', { image: { digest: 'latest' } }, 'must match pattern'],
+    // The config block is checked with config.schema.json: these crash-looped the pod before.
+    [
+      'config.tail.poll_interval that is not a duration',
+      { config: { tail: { poll_interval: 'soon' } } },
+      '/config/tail/poll_interval must match pattern',
+    ],
+    [
+      'a notifier kind that does not exist',
+      { config: { notifiers: { ops: { kind: 'slak', webhook_url: 'https://hooks.example.com/x' } } } },
+      '/config/notifiers/ops must match exactly one schema in oneOf',
+    ],
+    [
+      'a misspelt config key',
+      { config: { tail: { pol_interval: '2s' } } },
+      'must NOT have additional properties',
+    ],
+    [
+      'a secret and its *_file twin together',
+      {
+        config: {
+          notifiers: { ops: { kind: 'slack', webhook_url: 'https://h.example/x', webhook_url_file: '/s/x' } },
+        },
+      },
+      '/config/notifiers/ops must match exactly one schema in oneOf',
+    ],
   ])('rejects %s', (_label, override, message) => {
     const ok = validate(coalesceValues(defaults, override));
 
