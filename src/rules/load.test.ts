@@ -71,6 +71,14 @@ const expected: [string, string][] = [
     'memo-regex-lookahead.yaml:6:22 when.memo.regex: invalid regular expression "^refund-(?=\\\\d)": lookahead `(?=` at character 9 is not supported: rule regexes run on RE2, a linear-time engine; rewrite without it',
   ],
   [
+    'memo-regex-nested-count.yaml',
+    'memo-regex-nested-count.yaml:6:22 when.memo.regex: invalid regular expression "(ab{100}){100}": counted repetition `{100}` at character 10 repeats up to 10000 times (nested counts multiply); the limit is 100 because RE2 unrolls counts into states; use + or * or a smaller count',
+  ],
+  [
+    'memo-regex-re2.yaml',
+    'memo-regex-re2.yaml:6:22 when.memo.regex: invalid regular expression "x[^]": not supported by RE2, the linear-time engine rule regexes run on (missing ]: [^]); rewrite it',
+  ],
+  [
     'memo-regex.yaml',
     'memo-regex.yaml:6:22 when.memo.regex: invalid regular expression "(unclosed": Unterminated group (JavaScript regular expression syntax, unicode mode)',
   ],
