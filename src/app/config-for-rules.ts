@@ -3,12 +3,14 @@
 import { expandEnv } from '../config/expand-env.js';
 import { parseYaml } from '../config/parse-yaml.js';
 import { RulesConfig } from '../rules/config.js';
+import { AccountsConfig, watchedAccounts } from '../tail/config.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 
 export interface ConfigForRules {
   readonly rulePaths: readonly string[];
-  readonly notifiers: readonly string[];
-  readonly accounts: readonly WatchedAccount[];
+  /** Undefined when the section itself is invalid: rules' references to it cannot be judged. */
+  readonly notifiers: readonly string[] | undefined;
+  readonly accounts: readonly WatchedAccount[] | undefined;
 }
 
 /** Undefined when the file does not parse or its `rules:` section is itself invalid. */
@@ -30,34 +32,12 @@ export function configForRules(
   const config = isRecord(data) ? data : {};
   const rules = RulesConfig.safeParse(config.rules ?? {});
   if (!rules.success) return undefined;
+  const accounts = AccountsConfig.safeParse(config.accounts);
   return {
     rulePaths: rules.data.paths,
-    notifiers: isRecord(config.notifiers) ? Object.keys(config.notifiers) : [],
-    accounts: Array.isArray(config.accounts) ? config.accounts.flatMap(accountOf) : [],
+    notifiers: isRecord(config.notifiers ?? {}) ? Object.keys(config.notifiers ?? {}) : undefined,
+    accounts: accounts.success ? watchedAccounts(accounts.data) : undefined,
   };
-}
-
-/** An entry as far as rules refer to it (id, name, labels); the config's own errors are reported elsewhere. */
-function accountOf(entry: unknown): WatchedAccount[] {
-  if (!isRecord(entry)) return [];
-  const id = text(entry.id) ?? text(entry.rewards_alias);
-  if (id === undefined) return [];
-  const labels = isRecord(entry.labels)
-    ? Object.fromEntries(Object.entries(entry.labels).filter(([, v]) => typeof v === 'string'))
-    : {};
-  return [
-    {
-      id,
-      name: text(entry.name) ?? id,
-      labels: labels as Record<string, string>,
-      priority: 0,
-      rewardsPath: id,
-    },
-  ];
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value ? value : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

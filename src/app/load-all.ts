@@ -62,8 +62,12 @@ function ruleIssuesDespite(configPath: string, options: LoadAllOptions): ConfigI
     paths: config.rulePaths.map((p) => (isAbsolute(p) ? p : resolve(dirname(configPath), p))),
     env: options.env,
     ...(options.readFile ? { readFile: options.readFile } : {}),
-    knownNotifiers: config.notifiers,
-    accounts: config.accounts,
+    knownNotifiers: config.notifiers ?? [],
+    accounts: config.accounts ?? [],
   });
-  return rules.ok ? [] : rules.issues;
+  // References into a section that is itself invalid cannot be judged; its own errors say what to fix.
+  const unjudged = (issue: ConfigIssue) =>
+    (config.notifiers === undefined && /^notify\.\d+$/.test(issue.path)) ||
+    (config.accounts === undefined && /^accounts\.(ids|names)\.\d+$/.test(issue.path));
+  return rules.ok ? [] : rules.issues.filter((issue) => !unjudged(issue));
 }

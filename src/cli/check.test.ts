@@ -112,6 +112,24 @@ describe('check', () => {
     ]);
   });
 
+  it('does not blame rules for references into a config section that is itself invalid', async () => {
+    const config = CONFIG.replace(
+      '{ id: 0.0.1003, name: treasury-hot }',
+      '{ id: 0.0.1003, name: treasury-hot, priority: high }',
+    );
+    write(config, RULE.replace('summary: big', 'accounts: { names: [treasury-hot] }\n    summary: big'));
+
+    const run = startCli(['check', '--config', 'config.yaml'], { cwd: dir });
+    const code = await run.done;
+
+    expect(code).toBe(1);
+    expect(run.stderr().split('\n')).toEqual([
+      expect.stringMatching(/config\.yaml:3:\d+ accounts\.0\.priority: /),
+      '1 error',
+      '',
+    ]);
+  });
+
   describe('--offline', () => {
     const SECRET_CONFIG = CONFIG.replace(
       '{ kind: console }',
