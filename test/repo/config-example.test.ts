@@ -74,6 +74,12 @@ describe('config.example.yaml', () => {
     expect(rules.ok ? [] : rules.issues.map(formatIssue)).toEqual([]);
   });
 
+  it('points editors at config.schema.json', () => {
+    const first = readFileSync(EXAMPLE, 'utf8').split('\n')[0];
+
+    expect(first).toBe('# yaml-language-server: $schema=./config.schema.json');
+  });
+
   it('passes its own "Validate with" command, run as written from the repository root', async () => {
     const line = readFileSync(EXAMPLE, 'utf8')
       .split('\n')
