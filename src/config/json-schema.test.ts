@@ -44,7 +44,23 @@ describe('config.schema.json', () => {
     expect(ok).toBe(true);
   });
 
+  it('leaves values holding ${VAR} to the loader, which expands them first', () => {
+    const ok = validate({
+      ...example,
+      tail: { poll_interval: '${POLL_INTERVAL}' },
+      ledger: { base_url: '${URL}' },
+    });
+
+    expect(errors()).toBe('');
+    expect(ok).toBe(true);
+  });
+
   it.each([
+    [
+      'a base URL that is not http(s)',
+      { ledger: { base_url: 'ftp://x' } },
+      '/ledger/base_url must match pattern',
+    ],
     [
       'a duration that is not one',
       { tail: { poll_interval: 'soon' } },
