@@ -119,8 +119,16 @@ const expected: [string, string][] = [
     'severity.yaml:5:15 severity: expected one of info, warning, critical, got "critcal"; did you mean "critical"?',
   ],
   [
+    'template-section-order.yaml',
+    'template-section-order.yaml:8:7 description: invalid template: section "account" must be closed before this tag; add {{/account}}',
+  ],
+  [
     'template-unclosed-tag.yaml',
     'template-unclosed-tag.yaml:6:10 summary: invalid template: this tag is never closed; add }}',
+  ],
+  [
+    'template-unopened-section.yaml',
+    'template-unopened-section.yaml:5:61 description: invalid template: {{/transfers}} closes a section that is not open; remove it or open it with {{#transfers}}',
   ],
   [
     'template-variable-not-filled.yaml',
