@@ -51,6 +51,10 @@ describe('cli typos', () => {
       ['backtest', '--form=1700000000'],
       'ledger-sentinel backtest: unknown option --form. Did you mean --from? Run ledger-sentinel backtest --help.\n',
     ],
+    [
+      ['--hepl'],
+      'ledger-sentinel: unknown option "--hepl". Did you mean "--help"? Run ledger-sentinel --help for the list.\n',
+    ],
     [['run', '--zzzzzz'], 'ledger-sentinel run: unknown option --zzzzzz. Run ledger-sentinel run --help.\n'],
   ])('%j suggests the nearest name and exits 2', async (argv, message) => {
     const c = capture(argv);

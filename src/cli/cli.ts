@@ -33,13 +33,16 @@ export async function runCli(ctx: CliContext): Promise<number> {
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    const guess = didYouMean(
-      name.replace(/^-+/, ''),
-      COMMANDS.map((c) => c.name),
-    );
+    // `--hepl` is a mistyped option of the program itself, `chek` a mistyped command.
+    const guess = name.startsWith('-')
+      ? didYouMean(name, ['--help', '--version'])
+      : didYouMean(
+          name,
+          COMMANDS.map((c) => c.name),
+        );
     const hint = guess ? ` Did you mean "${guess}"?` : '';
     ctx.stderr.write(
-      `ledger-sentinel: unknown command "${name}".${hint} Run ledger-sentinel --help for the list.\n`,
+      `ledger-sentinel: unknown ${name.startsWith('-') ? 'option' : 'command'} "${name}".${hint} Run ledger-sentinel --help for the list.\n`,
     );
     return 2;
   }
