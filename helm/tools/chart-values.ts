@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
 import { CHART_DIR } from './render-chart.js';
 
@@ -30,6 +31,8 @@ function isMap(value: unknown): value is Values {
 /** values.schema.json compiled with ajv in strict mode (a schema mistake is an error too). */
 export function compileValuesSchema() {
   const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+  // Helm checks formats too (the config's silences take date-times).
+  (addFormatsModule as unknown as (ajv: Ajv) => Ajv)(ajv);
   return ajv.compile<Values>(
     JSON.parse(readFileSync(join(CHART_DIR, 'values.schema.json'), 'utf8')) as object,
   );

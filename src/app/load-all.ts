@@ -1,7 +1,9 @@
 // Config file + every rule file it names, validated together: what `run`, `check`, `demo`, `backtest` and a
 // reload all start from. Rules are checked against the config's notifiers and accounts, so a rule naming a
 // notifier that does not exist is an error here, not a silent non-delivery later.
+import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { configForRules } from './config-for-rules.js';
 import type { ConfigIssue } from '../config/config-error.js';
 import { loadConfigFile } from '../config/load.js';
 import type { Config } from '../config/schema.js';
@@ -34,11 +36,13 @@ export type LoadAllResult = { ok: true; loaded: Loaded } | { ok: false; issues: 
 export interface LoadAllOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly readFile?: (path: string) => string;
+  /** Validate without reading `*_file` secrets (`check --offline`): their keys are checked, their files not. */
+  readonly offline?: boolean;
 }
 
 export function loadAll(configPath: string, options: LoadAllOptions): LoadAllResult {
   const result = loadConfigFile(configPath, options);
-  if (!result.ok) return result;
+  if (!result.ok) return { ok: false, issues: [...result.issues, ...ruleIssuesDespite(configPath, options)] };
   const config = result.value;
   const accounts = watchedAccounts(config.accounts);
   const rulePaths = config.rules.paths.map((p) => (isAbsolute(p) ? p : resolve(dirname(configPath), p)));
@@ -52,4 +56,28 @@ export function loadAll(configPath: string, options: LoadAllOptions): LoadAllRes
   });
   if (!rules.ok) return rules;
   return { ok: true, loaded: { config, accounts, ruleSet: rules.ruleSet, rules: rules.rules, rulePaths } };
+}
+
+/** The rule files' problems when the config has its own: every error in one run, not one file per fix. */
+function ruleIssuesDespite(configPath: string, options: LoadAllOptions): ConfigIssue[] {
+  let text: string;
+  try {
+    text = (options.readFile ?? ((path: string) => readFileSync(path, 'utf8')))(configPath);
+  } catch {
+    return [];
+  }
+  const config = configForRules(configPath, text, options.env);
+  if (!config) return [];
+  const rules = loadRules({
+    paths: config.rulePaths.map((p) => (isAbsolute(p) ? p : resolve(dirname(configPath), p))),
+    env: options.env,
+    ...(options.readFile ? { readFile: options.readFile } : {}),
+    knownNotifiers: config.notifiers ?? [],
+    accounts: config.accounts ?? [],
+  });
+  // References into a section that is itself invalid cannot be judged; its own errors say what to fix.
+  const unjudged = (issue: ConfigIssue) =>
+    (config.notifiers === undefined && /^notify\.\d+$/.test(issue.path)) ||
+    (config.accounts === undefined && /^accounts\.(ids|names)\.\d+$/.test(issue.path));
+  return rules.ok ? [] : rules.issues.filter((issue) => !unjudged(issue));
 }

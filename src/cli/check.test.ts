@@ -123,4 +123,87 @@ describe('check', () => {
     );
     expect(run.stderr()).not.toContain('SECRETtoken');
   });
+
+  it('prints config errors and rule errors in one run', async () => {
+    write(
+      `${CONFIG}tail: { poll_interval: soon }\n`,
+      RULE.replace('summary: big', "summary: '{{acount.name}}'"),
+    );
+
+    const run = startCli(['check', '--config', 'config.yaml'], { cwd: dir });
+    const code = await run.done;
+
+    expect(code).toBe(1);
+    expect(run.stderr().split('\n')).toEqual([
+      expect.stringMatching(/config\.yaml:7:\d+ tail\.poll_interval: expected a duration/),
+      expect.stringMatching(
+        /rules\/a\.yaml:4:17 summary: unknown template variable "acount\.name"; did you mean "account\.name"\?$/,
+      ),
+      '2 errors',
+      '',
+    ]);
+  });
+
+  it('does not blame rules for references into a config section that is itself invalid', async () => {
+    const config = CONFIG.replace(
+      '{ id: 0.0.1003, name: treasury-hot }',
+      '{ id: 0.0.1003, name: treasury-hot, priority: high }',
+    );
+    write(config, RULE.replace('summary: big', 'accounts: { names: [treasury-hot] }\n    summary: big'));
+
+    const run = startCli(['check', '--config', 'config.yaml'], { cwd: dir });
+    const code = await run.done;
+
+    expect(code).toBe(1);
+    expect(run.stderr().split('\n')).toEqual([
+      expect.stringMatching(/config\.yaml:3:\d+ accounts\.0\.priority: /),
+      '1 error',
+      '',
+    ]);
+  });
+
+  describe('--offline', () => {
+    const SECRET_CONFIG = CONFIG.replace(
+      '{ kind: console }',
+      '{ kind: slack, webhook_url_file: secrets/slack-webhook }',
+    );
+
+    it('passes a config whose secret files do not exist, without reading them', async () => {
+      write(SECRET_CONFIG, RULE);
+
+      const run = startCli(['check', '--offline', '--config', 'config.yaml'], { cwd: dir });
+      const code = await run.done;
+
+      expect(run.stderr()).toBe('');
+      expect(code).toBe(0);
+      expect(run.stdout()).toContain('1 notifiers (offline: secret files not read)');
+    });
+
+    it('the same config fails online, saying which file cannot be read', async () => {
+      write(SECRET_CONFIG, RULE);
+
+      const run = startCli(['check', '--config', 'config.yaml'], { cwd: dir });
+      const code = await run.done;
+
+      expect(code).toBe(1);
+      expect(run.stderr()).toMatch(
+        /config\.yaml:6:\d+ notifiers\.ops-slack\.webhook_url_file: cannot read secrets\/slack-webhook \(relative to the config file's folder\): no such file/,
+      );
+    });
+
+    it('still requires a *_file key to name a file, and still checks everything else', async () => {
+      write(CONFIG.replace('{ kind: console }', '{ kind: slack, webhook_url_file: 7, usernme: x }'), RULE);
+
+      const run = startCli(['check', '--offline', '--config', 'config.yaml'], { cwd: dir });
+      const code = await run.done;
+
+      expect(code).toBe(1);
+      expect(run.stderr()).toMatch(
+        /config\.yaml:6:\d+ notifiers\.ops-slack\.webhook_url_file: expected the path of a file holding the value of webhook_url/,
+      );
+      expect(run.stderr()).toMatch(
+        /notifiers\.ops-slack\.usernme: unknown key "usernme"; did you mean "username"\?/,
+      );
+    });
+  });
 });

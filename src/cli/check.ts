@@ -1,23 +1,26 @@
 // `ledger-sentinel check --config <file>`: validates the config and every rule file it names, and prints every
 // problem as file:line:col; exit 1 on any.
+import { resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { parseArgs } from 'node:util';
 import { loadAll } from '../app/load-all.js';
 import type { Config } from '../config/schema.js';
 import { createChannels } from '../notifiers/channels.js';
 import { createLogger } from '../observability/logger.js';
 import { printIssues } from '../app/cli/print-issues.js';
 import type { Command } from './command.js';
-import { DEFAULT_CONFIG, parseConfigArg } from './run.js';
+import { DEFAULT_CONFIG } from './run.js';
 import { resolutionPlan } from './resolution-plan.js';
 
-const USAGE = `Usage: ledger-sentinel check [--config <file>]
+const USAGE = `Usage: ledger-sentinel check [--config <file>] [--offline]
 
-Validates the config file and all rule files it names, without starting anything (no request is sent). Prints
-every error as file:line:col path: message and exits 1 when there is any, 0 when all is valid. For each account
-named by EVM address or alias, prints how the daemon will find its id.
+Validates the config file and all rule files it names, without starting anything. Prints every error as
+file:line:col path: message and exits 1 when there is any, 0 when all is valid. Nothing is sent and no
+service is contacted. For each account named by EVM address or alias, prints how the daemon will find its id.
 
 Options:
   --config <file>   the config file (default ${DEFAULT_CONFIG})
+  --offline         do not read *_file secrets (CI, Helm pre-install): their keys must still name a file
 `;
 
 export const check: Command = {
@@ -25,12 +28,13 @@ export const check: Command = {
   summary: 'validate a config file and its rules',
   usage: USAGE,
   async run(ctx) {
-    const configPath = parseConfigArg(ctx.argv, ctx.cwd);
-    if (configPath instanceof Error) {
-      ctx.stderr.write(`ledger-sentinel check: ${configPath.message}. Run ledger-sentinel check --help.\n`);
+    const args = parseCheckArgs(ctx.argv, ctx.cwd);
+    if (args instanceof Error) {
+      ctx.stderr.write(`ledger-sentinel check: ${args.message}. Run ledger-sentinel check --help.\n`);
       return 2;
     }
-    const result = loadAll(configPath, { env: ctx.env });
+    const { configPath, offline } = args;
+    const result = loadAll(configPath, { env: ctx.env, offline });
     if (!result.ok) {
       printIssues(ctx.stderr, result.issues);
       return 1;
@@ -43,12 +47,28 @@ export const check: Command = {
     }
     const notifiers = Object.keys(config.notifiers).length;
     ctx.stdout.write(
-      `${configPath}: valid: ${accounts.length} accounts, ${ruleSet.rules.length} rules from ${rulePaths.length} path(s), ${notifiers} notifiers\n`,
+      `${configPath}: valid: ${accounts.length} accounts, ${ruleSet.rules.length} rules from ${rulePaths.length} path(s), ${notifiers} notifiers${offline ? ' (offline: secret files not read)' : ''}\n`,
     );
     ctx.stdout.write(resolutionPlan(accounts, config.ledger.base_url));
     return 0;
   },
 };
+
+function parseCheckArgs(
+  argv: readonly string[],
+  cwd: string,
+): { configPath: string; offline: boolean } | Error {
+  try {
+    const { values } = parseArgs({
+      args: [...argv],
+      options: { config: { type: 'string' }, offline: { type: 'boolean', default: false } },
+      strict: true,
+    });
+    return { configPath: resolve(cwd, values.config ?? DEFAULT_CONFIG), offline: values.offline };
+  } catch (err) {
+    return err as Error;
+  }
+}
 
 /** Builds the notifiers as `run` would (nothing is sent): a notifier `run` would refuse is an error here too. */
 function notifierProblem(configPath: string, config: Config): string | undefined {

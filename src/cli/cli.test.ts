@@ -32,3 +32,45 @@ describe('cli', () => {
     expect(c.err()).toContain('unknown command "frobnicate"');
   });
 });
+
+describe('cli typos', () => {
+  it.each([
+    [
+      ['chek'],
+      'ledger-sentinel: unknown command "chek". Did you mean "check"? Run ledger-sentinel --help for the list.\n',
+    ],
+    [
+      ['backtset', '--help'],
+      'ledger-sentinel: unknown command "backtset". Did you mean "backtest"? Run ledger-sentinel --help for the list.\n',
+    ],
+    [
+      ['check', '--confg', 'x.yaml'],
+      'ledger-sentinel check: unknown option --confg. Did you mean --config? Run ledger-sentinel check --help.\n',
+    ],
+    [
+      ['backtest', '--form=1700000000'],
+      'ledger-sentinel backtest: unknown option --form. Did you mean --from? Run ledger-sentinel backtest --help.\n',
+    ],
+    [
+      ['--hepl'],
+      'ledger-sentinel: unknown option "--hepl". Did you mean "--help"? Run ledger-sentinel --help for the list.\n',
+    ],
+    [['run', '--zzzzzz'], 'ledger-sentinel run: unknown option --zzzzzz. Run ledger-sentinel run --help.\n'],
+  ])('%j suggests the nearest name and exits 2', async (argv, message) => {
+    const c = capture(argv);
+
+    const code = await runCli(c.ctx);
+
+    expect(code).toBe(2);
+    expect(c.err()).toBe(message);
+  });
+
+  it('lets every option a usage lists through to the command', async () => {
+    const c = capture(['check', '--config', '/nonexistent/config.yaml']);
+
+    const code = await runCli(c.ctx);
+
+    expect(code).toBe(1);
+    expect(c.err()).not.toContain('unknown option');
+  });
+});

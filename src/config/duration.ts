@@ -4,6 +4,10 @@ import { describeValue, quote } from './describe-value.js';
 const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/y;
 const EXAMPLE = 'a duration like "2s" or "10m"';
+/** A value holding a `${VAR}` reference, which JSON Schema users see unexpanded: left to the loader to judge. */
+export const ENV_REFERENCE = '.*\\$\\{[^}]+\\}';
+/** What parseDuration accepts, as a JSON Schema pattern (or a `${VAR}` reference). */
+export const DURATION_PATTERN = `^(?:(\\d+(\\.\\d+)?(ms|s|m|h|d))+$|${ENV_REFERENCE})`;
 
 /** Milliseconds for "250ms", "2s", "10m", "26h", "7d" or compounds like "1h30m"; undefined when not a duration. */
 export function parseDuration(text: string): number | undefined {
@@ -32,7 +36,9 @@ export function duration(
 ): z.ZodPipe<z.ZodString, z.ZodTransform<number, string>> {
   const typeError = (issue: { input?: unknown }): string | undefined =>
     issue.input === undefined ? undefined : `expected ${EXAMPLE}, got ${gotText(issue.input)}`;
-  return z.string({ error: typeError }).transform((text, ctx) => {
+  // The pattern is for JSON Schema users (editors, the Helm chart); the transform below is what the daemon runs.
+  const written = z.string({ error: typeError }).meta({ pattern: DURATION_PATTERN });
+  return written.transform((text, ctx) => {
     const ms = parseDuration(text);
     if (ms === undefined) {
       ctx.issues.push({ code: 'custom', input: text, message: `expected ${EXAMPLE}, got ${quote(text)}` });

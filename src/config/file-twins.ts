@@ -12,7 +12,15 @@ export interface FileTwinOptions {
   readonly isTwin: (path: readonly PathKey[], name: string) => boolean;
   /** Dotted paths whose values are not usable (an earlier problem was reported there). */
   readonly skip: ReadonlySet<string>;
+  /** Check that the key names a file, but do not read it: the value becomes OFFLINE_SECRET. */
+  readonly offline?: boolean;
 }
+
+/**
+ * What a `*_file` secret holds when it is not read (`check --offline`): a valid value for every secret, plain or
+ * URL, so validation goes on; it never reaches a notifier (offline checks send nothing).
+ */
+export const OFFLINE_SECRET = 'https://secret-file-not-read.invalid/offline-check';
 
 export interface FileTwins {
   readonly problems: NodeProblem[];
@@ -53,6 +61,10 @@ function replace(
   pair.key = newKey;
   if (options.skip.has(path.join('.'))) return undefined;
   if (typeof value !== 'string' || !value) return `expected the path of a file holding the value of ${name}`;
+  if (options.offline) {
+    pair.value = Object.assign(new Scalar(OFFLINE_SECRET), { range: (pair.value as Scalar).range });
+    return undefined;
+  }
   const read = readTrimmed(resolve(options.baseDir, value), options.readFile);
   const where = isAbsolute(value) ? value : `${value} (relative to the config file's folder)`;
   if (read.error)

@@ -22,6 +22,7 @@ export function loadDocument<S extends z.ZodType>(
     readFile: options.readFile ?? ((path) => readFileSync(path, 'utf8')),
     isTwin: twinTest(options.schema, doc),
     skip: new Set(envProblems.map((problem) => problem.path.join('.'))),
+    offline: options.offline ?? false,
   });
   const problems = [...envProblems, ...twins.problems];
   const issue = (offset: number, path: readonly PathKey[], message: string): ConfigIssue => {

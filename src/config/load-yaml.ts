@@ -14,6 +14,8 @@ export interface LoadYamlOptions<S extends z.ZodType> {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Reads `*_file` secrets; defaults to reading the file system as UTF-8. */
   readonly readFile?: (path: string) => string;
+  /** Leave `*_file` files unread (`check --offline`): the key must still name a file. */
+  readonly offline?: boolean;
   /** Where relative `*_file` paths start; defaults to the folder of `file`. */
   readonly baseDir?: string;
 }

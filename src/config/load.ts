@@ -8,6 +8,8 @@ export interface LoadConfigOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Reads the config file and `*_file` secrets; defaults to the file system (UTF-8). */
   readonly readFile?: (path: string) => string;
+  /** Check `*_file` keys without reading their files (`check --offline`). */
+  readonly offline?: boolean;
 }
 
 /** Reads and validates the config file at `path`. */
@@ -19,7 +21,7 @@ export function loadConfigFile(path: string, options: LoadConfigOptions): LoadRe
   } catch (error) {
     return { ok: false, issues: [unreadable(path, error)] };
   }
-  return loadYaml({ file: path, text, schema: Config, env: options.env, readFile });
+  return loadYaml({ file: path, text, schema: Config, env: options.env, readFile, offline: options.offline });
 }
 
 function unreadable(file: string, error: unknown): ConfigIssue {

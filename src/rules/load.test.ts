@@ -71,6 +71,14 @@ const expected: [string, string][] = [
     'memo-regex-lookahead.yaml:6:22 when.memo.regex: invalid regular expression "^refund-(?=\\\\d)": lookahead `(?=` at character 9 is not supported: rule regexes run on RE2, a linear-time engine; rewrite without it',
   ],
   [
+    'memo-regex-nested-count.yaml',
+    'memo-regex-nested-count.yaml:6:22 when.memo.regex: invalid regular expression "(ab{100}){100}": counted repetition `{100}` at character 10 repeats up to 10000 times (nested counts multiply); the limit is 100 because RE2 unrolls counts into states; use + or * or a smaller count',
+  ],
+  [
+    'memo-regex-re2.yaml',
+    'memo-regex-re2.yaml:6:22 when.memo.regex: invalid regular expression "x[^]": not supported by RE2, the linear-time engine rule regexes run on (missing ]: [^]); rewrite it',
+  ],
+  [
     'memo-regex.yaml',
     'memo-regex.yaml:6:22 when.memo.regex: invalid regular expression "(unclosed": Unterminated group (JavaScript regular expression syntax, unicode mode)',
   ],
@@ -110,7 +118,30 @@ const expected: [string, string][] = [
     'severity.yaml',
     'severity.yaml:5:15 severity: expected one of info, warning, critical, got "critcal"; did you mean "critical"?',
   ],
-  ['template.yaml', 'template.yaml:4:14 summary: invalid template: Unclosed section "account" at 20'],
+  [
+    'template-section-order.yaml',
+    'template-section-order.yaml:8:7 description: invalid template: section "account" must be closed before this tag; add {{/account}}',
+  ],
+  [
+    'template-unclosed-tag.yaml',
+    'template-unclosed-tag.yaml:6:10 summary: invalid template: this tag is never closed; add }}',
+  ],
+  [
+    'template-unopened-section.yaml',
+    'template-unopened-section.yaml:5:61 description: invalid template: {{/transfers}} closes a section that is not open; remove it or open it with {{#transfers}}',
+  ],
+  [
+    'template-variable-not-filled.yaml',
+    'template-variable-not-filled.yaml:8:12 description: template variable "payer" is filled only in rules with source: transactions (absence alerts have no record), not in this rule\'s alerts; remove it',
+  ],
+  [
+    'template-variable.yaml',
+    'template-variable.yaml:4:17 summary: unknown template variable "acount.name"; did you mean "account.name"?',
+  ],
+  [
+    'template.yaml',
+    'template.yaml:4:15 summary: invalid template: section "account" is never closed; add {{/account}}',
+  ],
   [
     'tinybar-fraction.yaml',
     'tinybar-fraction.yaml:6:15 when.credit: expected an amount like "10000 hbar", "0.5 hbar" or "5 tinybar", got "0.5 tinybar" (tinybars are whole numbers)',

@@ -9,6 +9,7 @@ import { crossFileIssues } from './cross-file-issues.js';
 import { expandPaths, type ListDir } from './expand-paths.js';
 import { refsFromYaml, refsOfRule, type RuleRefs } from './rule-refs.js';
 import { RuleFile, type Rule } from './schema.js';
+import { templateIssues } from './template-issues.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 
 export interface RuleText {
@@ -61,6 +62,7 @@ export function loadRules(options: LoadRulesOptions): LoadRulesResult {
   const loaded: LoadedRule[] = [];
   const refs: RuleRefs[] = [];
   for (const { file, text } of texts) {
+    issues.push(...templateIssues(file, text));
     const result = loadYaml({ file, text, schema: RuleFile, env: options.env, readFile: options.readFile });
     if (result.ok)
       result.value.rules.forEach((rule, index) => {

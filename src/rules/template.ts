@@ -4,11 +4,6 @@ import { capText } from './cap-text.js';
 import Mustache from 'mustache';
 import { BoundedWriter, MAX_VALUE_CHARS, TRUNCATED } from './bounded-writer.js';
 
-/** Throws with mustache's message (e.g. `Unclosed tag at 12`) when the template does not parse. */
-export function checkTemplate(template: string): void {
-  Mustache.parse(template);
-}
-
 export function renderTemplate(template: string, view: object): string {
   return renderLayered(template, [view]);
 }

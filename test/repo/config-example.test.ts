@@ -10,6 +10,7 @@ import { Config } from '../../src/config/schema.js';
 import { loadRules } from '../../src/rules/load.js';
 import { watchedAccounts } from '../../src/tail/config.js';
 import { REPO_DIR } from '../helpers/shared.js';
+import { startCli } from '../integration/cli-harness.js';
 
 const EXAMPLE = join(REPO_DIR, 'config.example.yaml');
 // The example's *_file secrets live under /etc/ledger-sentinel/secrets; stand-ins keep the test hermetic.
@@ -71,5 +72,25 @@ describe('config.example.yaml', () => {
     });
 
     expect(rules.ok ? [] : rules.issues.map(formatIssue)).toEqual([]);
+  });
+
+  it('points editors at config.schema.json', () => {
+    const first = readFileSync(EXAMPLE, 'utf8').split('\n')[0];
+
+    expect(first).toBe('# yaml-language-server: $schema=./config.schema.json');
+  });
+
+  it('passes its own "Validate with" command, run as written from the repository root', async () => {
+    const line = readFileSync(EXAMPLE, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('# Validate with:'));
+    const argv = (line ?? '').replace('# Validate with:', '').trim().split(/\s+/);
+
+    const run = startCli(argv.slice(1), { cwd: REPO_DIR });
+    const code = await run.done;
+
+    expect(argv.slice(0, 3)).toEqual(['ledger-sentinel', 'check', '--offline']);
+    expect(run.stderr()).toBe('');
+    expect(code).toBe(0);
   });
 });

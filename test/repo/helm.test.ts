@@ -1,12 +1,13 @@
 // The Helm chart, checked without helm (docs/deployment.md): rendered by helm/tools/render for the default and
 // CI values, validated against Kubernetes schemas, values.schema.json, promtool and the daemon's config schema.
 // In CI (CI=true) a missing tool fails with the fix; locally the affected tests are skipped and say why.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/config/config-error.js';
+import { REPO_DIR } from '../helpers/shared.js';
 import { loadYaml } from '../../src/config/load-yaml.js';
 import { CONFIG_SECTIONS, Config } from '../../src/config/schema.js';
 import { createMetrics } from '../../src/observability/metrics.js';
@@ -20,6 +21,16 @@ import {
   runPromtool,
 } from '../../helm/tools/prometheus-rules.js';
 import { loadManifestValidator, type ManifestValidator } from '../../helm/tools/validate-manifest.js';
+
+/** config.example.yaml as a user would paste it under config:, without state and http (the chart sets them). */
+function exampleConfig(): Record<string, unknown> {
+  const {
+    state: _state,
+    http: _http,
+    ...config
+  } = parse(readFileSync(join(REPO_DIR, 'config.example.yaml'), 'utf8')) as Record<string, unknown>;
+  return config;
+}
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- manifests are untyped YAML
 
@@ -37,6 +48,10 @@ describe('values.schema.json', () => {
   it.each([
     ['values.yaml', defaults],
     ['values.yaml + ci/all-features-values.yaml', coalesceValues(defaults, readValues(CI_VALUES))],
+    [
+      'config.example.yaml as config: (less the sections the chart owns)',
+      { ...defaults, config: exampleConfig() },
+    ],
   ])('accepts %s', (_label, values) => {
     const ok = validate(values);
 
@@ -59,6 +74,31 @@ describe('values.schema.json', () => {
     ],
     ['config.state (owned by the chart)', { config: { state: { dir: '/data' } } }, 'must NOT be valid'],
     ['a tag-like digest', { image: { digest: 'latest' } }, 'must match pattern'],
+    // The config block is checked with config.schema.json: these crash-looped the pod before.
+    [
+      'config.tail.poll_interval that is not a duration',
+      { config: { tail: { poll_interval: 'soon' } } },
+      '/config/tail/poll_interval must match pattern',
+    ],
+    [
+      'a notifier kind that does not exist',
+      { config: { notifiers: { ops: { kind: 'slak', webhook_url: 'https://hooks.example.com/x' } } } },
+      '/config/notifiers/ops must match exactly one schema in oneOf',
+    ],
+    [
+      'a misspelt config key',
+      { config: { tail: { pol_interval: '2s' } } },
+      'must NOT have additional properties',
+    ],
+    [
+      'a secret and its *_file twin together',
+      {
+        config: {
+          notifiers: { ops: { kind: 'slack', webhook_url: 'https://h.example/x', webhook_url_file: '/s/x' } },
+        },
+      },
+      '/config/notifiers/ops must match exactly one schema in oneOf',
+    ],
   ])('rejects %s', (_label, override, message) => {
     const ok = validate(coalesceValues(defaults, override));
 
