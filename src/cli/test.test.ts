@@ -230,7 +230,7 @@ ${DEBIT}
   it.each([
     [[], 'name the test files'],
     [['missing-*.yaml'], 'missing-*.yaml: matches no file'],
-    [['--json'], "Unknown option '--json'"],
+    [['--json'], 'unknown option --json'],
   ])('exits 2 on bad usage: %j', async (argv, message) => {
     const { code, err } = await run({}, argv);
 
