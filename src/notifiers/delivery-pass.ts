@@ -91,9 +91,11 @@ function startLane(
   resend: boolean,
 ): Promise<void> {
   const lane = (async () => {
+    const sentKeys = new Set<string>();
     for (const group of list) {
       if (!claiming()) break;
       const outcome = await sendGroup(ctx, group, signals.abort);
+      if (outcome?.kind === 'sent') for (const row of group.rows) sentKeys.add(row.alert.key);
       if (outcome?.kind !== 'retry' && outcome?.kind !== 'defer') continue;
       // The receiver asked for a pause: the rest of this lane waits for it too, without being sent.
       if (isPause(outcome)) {
@@ -102,7 +104,7 @@ function startLane(
         return;
       }
     }
-    if (resend && claiming()) await resendFiring(ctx, channel, signals.abort);
+    if (resend && claiming()) await resendFiring(ctx, channel, signals.abort, sentKeys);
   })()
     .catch((err: unknown) => ctx.log.error({ err, notifier: channel }, 'delivery lane failed'))
     .finally(() => {

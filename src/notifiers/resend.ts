@@ -39,15 +39,24 @@ export function nextResendAt(ctx: PassContext, now: number): number | undefined 
  * Posts every firing alert this channel holds, in batches. A failure ends this re-send (the next one is an interval
  * later, well before the endsAt already given); it is counted and logged, never retried here nor dead-lettered.
  */
-export async function resendFiring(ctx: PassContext, name: string, signal: AbortSignal): Promise<void> {
+export async function resendFiring(
+  ctx: PassContext,
+  name: string,
+  signal: AbortSignal,
+  /** Alerts this lane has just posted (first deliveries, resolves): not posted twice in a row. */
+  justSent: ReadonlySet<string> = new Set(),
+): Promise<void> {
   const channel = ctx.channels.get(name);
   if (!channel) return;
   ctx.resentAt.set(name, ctx.now());
   let after = '';
   for (let batch = 0; batch < MAX_BATCHES && !signal.aborted; batch++) {
-    const alerts = ctx.outbox.firing.delivered(name, after, RESEND_BATCH);
-    const last = alerts.at(-1);
+    const page = ctx.outbox.firing.delivered(name, after, RESEND_BATCH);
+    const last = page.at(-1);
     if (!last) return;
+    after = last.key;
+    const alerts = page.filter((a) => !justSent.has(a.key));
+    if (alerts.length === 0) continue;
     const limit = channel.sendTimeoutMs;
     const bounded =
       limit === undefined ? signal : AbortSignal.any([signal, (ctx.timeout ?? AbortSignal.timeout)(limit)]);
@@ -61,7 +70,6 @@ export async function resendFiring(ctx: PassContext, name: string, signal: Abort
     }
     ctx.metrics.notificationResends.inc({ notifier: name, outcome: 'sent' }, alerts.length);
     ctx.log.debug({ notifier: name, alerts: alerts.length }, 'firing alerts re-sent');
-    if (alerts.length < RESEND_BATCH) return;
-    after = last.key;
+    if (page.length < RESEND_BATCH) return;
   }
 }
