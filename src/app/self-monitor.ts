@@ -10,6 +10,7 @@ import { BUILT_IN_RULES, inhibit, transitions, type Condition } from './built-in
 import type { SelfMonitoringConfig } from './config.js';
 import type { TailHealth } from './tail-loop.js';
 import { quarantineConditions, type QuarantineView } from './quarantine-conditions.js';
+import { createStaleHold } from './stale-hold.js';
 
 export interface SelfMonitorDeps {
   readonly config: SelfMonitoringConfig;
@@ -59,17 +60,31 @@ type Streaks = SelfMonitorState['streaks'];
 export function createSelfMonitor(deps: SelfMonitorDeps): SelfMonitor {
   const state = deps.state ?? createSelfMonitorState();
   let saved = persisted(state);
+  const hold = createStaleHold(deps.config.account_stale_after);
   return {
     async check() {
       const streaks = new Map(state.streaks);
+      const down = downCondition(deps, state.firing);
+      const streams = deps.staleness();
+      const { health } = deps;
+      const outage = down.length > 0 || health.failedRounds > 0 || health.lastReachableAt === undefined;
+      hold.update({ now: deps.clock(), outage, streams });
       const all = [
-        downCondition(deps, state.firing),
-        ...staleConditions(deps),
+        down,
+        ...staleConditions(
+          deps,
+          streams.filter((v) => !hold.isHeld(v)),
+        ),
         ...oneByKey([...pauseConditions(deps), ...(await deliveryConditions(deps, streaks))]),
         ...(deps.quarantined ? quarantineConditions(deps.quarantined(), deps.accounts) : []),
       ].flat();
       const kept = inhibit(all);
-      const held = new Set(all.filter((c) => !kept.includes(c)).map((c) => c.key));
+      // Inhibited, or stale streams not polled since the service came back: firing alerts stay as they are.
+      const heldStale = staleConditions(
+        deps,
+        streams.filter((v) => hold.isHeld(v)),
+      );
+      const held = new Set([...all.filter((c) => !kept.includes(c)), ...heldStale].map((c) => c.key));
       const result = transitions(state.firing, kept, held, deps.config.notify, new Date(deps.clock()));
       const next: SelfMonitorState = { firing: result.firing, streaks };
       const view = persisted(next);
@@ -141,11 +156,10 @@ function downCondition(deps: SelfMonitorDeps, firing: ReadonlyMap<string, Alert>
   ];
 }
 
-function staleConditions(deps: SelfMonitorDeps): Condition[] {
+function staleConditions(deps: SelfMonitorDeps, streams: readonly StreamStaleness[]): Condition[] {
   const limit = deps.config.account_stale_after / 1000;
   const byId = new Map(deps.accounts.map((a) => [a.id, a]));
-  return deps
-    .staleness()
+  return streams
     .filter((v) => v.seconds > limit)
     .map((v) => {
       const account = byId.get(v.account);
