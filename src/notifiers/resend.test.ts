@@ -112,6 +112,20 @@ describe('re-sending firing alerts to Alertmanager', () => {
     expect(posts[1]?.[0]?.endsAt).toBe(endsAt);
   });
 
+  it('never posts a firing alert after its resolve when both fall in one pass', async () => {
+    const { am, clock, worker, emit } = await setup();
+    emit(windowed);
+    await worker.runOnce();
+    clock.advance(MINUTE);
+    const endsAt = new Date(clock.now()).toISOString();
+    emit({ ...windowed, id: `${windowed.id}|resolved`, status: 'resolved', endsAt });
+
+    await worker.runOnce();
+
+    const posts = posted(am).map((p) => p[0]?.endsAt === endsAt);
+    expect(posts).toEqual([false, true]);
+  });
+
   it.each([
     ['a per-record alert (Alertmanager ends it after resolve_timeout)', testAlert(), '0s'],
     ['an alert whose first delivery still waits in the outbox', windowed, '10m'],
