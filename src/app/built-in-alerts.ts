@@ -84,6 +84,7 @@ function firingAlert(c: Condition, notify: readonly string[], at: Date): Alert {
     matchCount: 0,
     notify: notify.filter((n) => !(c.exclude ?? []).includes(n)),
     annotations: {},
+    resolves: true,
   };
 }
 

@@ -59,7 +59,10 @@ export function createPipelineHandler(deps: PipelineDeps): RecordHandler<Prepare
           alerts.push(...evaluation.alerts);
           for (const rule of evaluation.matched) counts.set(rule, (counts.get(rule) ?? 0) + 1);
         }
-        deps.repo.apply(engine.takeChanges());
+        const changes = engine.takeChanges();
+        deps.repo.apply(changes);
+        // State dropped without a resolve (rule removed, account no longer watched) is no longer kept alive.
+        deps.outbox.firing.forget(changes.deletes);
       } catch (err) {
         deps.engines.invalidate();
         throw err;

@@ -166,7 +166,11 @@ function startSelfMonitoring(
 ): NodeJS.Timeout | undefined {
   const { config, accounts } = loaded;
   const { health, metrics, clock, startedAt, log, selfMonitor: state } = shared;
-  if (!config.self_monitoring.enabled) return undefined;
+  // Disabled, its firing alerts would never resolve: they are no longer kept alive in Alertmanager either.
+  if (!config.self_monitoring.enabled) {
+    shared.outbox.firing.forget([...state.firing.keys()]);
+    return undefined;
+  }
   const staleness = () => tailer.streamStaleness();
   const quarantined = () => ({ records: quarantine.list(MAX_QUARANTINE_ALERTS), total: quarantine.count() });
   const monitor = createSelfMonitor({
@@ -200,7 +204,9 @@ function tickEngine(shared: Shared, routes: () => readonly Route[], worker: Deli
     const alerts = store.transaction(() => {
       const fired = engine.tick(shared.clock());
       emitAlerts({ outbox, routes }, fired);
-      repo.apply(engine.takeChanges());
+      const changes = engine.takeChanges();
+      repo.apply(changes);
+      outbox.firing.forget(changes.deletes);
       return fired;
     });
     countAlerts(metrics, alerts);

@@ -64,8 +64,12 @@ describe('self-monitoring checks', () => {
   it('fires for a stale account, naming it', async () => {
     const { monitor, streams, health, time, emitted } = setup();
     health.markPolled(time.now);
-    streams.push({ account: '0.0.7', source: 'transactions', seconds: 601 });
+    streams.push({ account: '0.0.7', source: 'transactions', seconds: 1 });
+    await monitor.check();
 
+    time.now += 600_000;
+    health.markPolled(time.now); // other streams answer; this one has not moved
+    streams[0] = { account: '0.0.7', source: 'transactions', seconds: 601 };
     await monitor.check();
 
     expect(summary(emitted)).toEqual(['sentinel-account-stale:firing:ops+pager']);
@@ -88,6 +92,80 @@ describe('self-monitoring checks', () => {
     expect(summary(emitted)).toEqual([
       'sentinel-delivery-failing:firing:pager',
       'sentinel-delivery-failing:resolved:pager',
+    ]);
+  });
+});
+
+describe('staleness after an outage (held until the stream has been polled since the recovery)', () => {
+  const stream = (seconds: number) => ({ account: '0.0.7', source: 'transactions', seconds });
+
+  /** A monitor that polled once; then the service is unreachable for `outageMs` and answers again. */
+  async function outageThenRecovery(outage: 'down' | 'failing') {
+    const run = setup({ account_stale_after: '60s' });
+    const { monitor, streams, health, time } = run;
+    health.markPolled(time.now);
+    streams.push(stream(1));
+    await monitor.check();
+    const outageMs = outage === 'down' ? 130_000 : 70_000;
+    time.now += outageMs;
+    if (outage === 'down') health.lastReachableAt = time.now - outageMs;
+    else health.failedRounds = 5; // failing, not yet query_service_down_after
+    streams[0] = stream(outageMs / 1000 + 1);
+    await monitor.check();
+    health.markPolled(time.now); // one stream of the round answered; this one is still backing off
+    await monitor.check();
+    return run;
+  }
+
+  it.each(['down', 'failing'] as const)(
+    'fires no stale-cursor alert for a stream polled after the recovery (query service %s)',
+    async (outage) => {
+      const { monitor, streams, time, emitted } = await outageThenRecovery(outage);
+
+      time.now += 5_000;
+      streams[0] = stream(0.5);
+      await monitor.check();
+
+      expect(summary(emitted).filter((s) => s.startsWith('sentinel-account-stale'))).toEqual([]);
+    },
+  );
+
+  it('fires for a stream still not moving account_stale_after after the recovery', async () => {
+    const { monitor, streams, time, emitted } = await outageThenRecovery('down');
+    const before = summary(emitted);
+
+    time.now += 60_000;
+    streams[0] = stream(191);
+    await monitor.check();
+
+    expect(before).not.toContain('sentinel-account-stale:firing:ops+pager');
+    expect(summary(emitted).slice(before.length)).toEqual(['sentinel-account-stale:firing:ops+pager']);
+  });
+
+  it('keeps a stale alert from before the outage firing through it, and resolves it once the stream moves', async () => {
+    const { monitor, streams, health, time, emitted } = setup({ account_stale_after: '60s' });
+    health.markPolled(time.now);
+    streams.push(stream(1));
+    await monitor.check();
+    time.now += 70_000;
+    health.markPolled(time.now);
+    streams[0] = stream(71);
+    await monitor.check();
+
+    health.failedRounds = 3;
+    time.now += 10_000;
+    streams[0] = stream(81);
+    await monitor.check();
+    health.markPolled(time.now);
+    await monitor.check();
+    const throughRecovery = summary(emitted);
+    streams[0] = stream(0.5);
+    await monitor.check();
+
+    expect(throughRecovery).toEqual(['sentinel-account-stale:firing:ops+pager']);
+    expect(summary(emitted)).toEqual([
+      'sentinel-account-stale:firing:ops+pager',
+      'sentinel-account-stale:resolved:ops+pager',
     ]);
   });
 });
@@ -132,7 +210,7 @@ describe('self-monitoring across a restart (state in the state store)', () => {
     expect(second.emitted[0]?.startsAt).toBe(first.emitted[0]?.startsAt);
   });
 
-  it('holds back staleness alerts after a restart while the service is still not confirmed back', async () => {
+  it('holds back staleness alerts after a restart until the stream moves, or account_stale_after passes', async () => {
     const store = openStateStore({ dir: ':memory:' });
     const first = life(store, 1_000_000);
     first.time.now += 120_001;
@@ -144,11 +222,16 @@ describe('self-monitoring across a restart (state in the state store)', () => {
     const whileUnconfirmed = [...second.emitted];
     second.health.markPolled(second.time.now);
     await second.monitor.check();
+    const afterAnswer = [...second.emitted];
+    second.time.now += 600_000;
+    second.health.markPolled(second.time.now);
+    second.streams[0] = { account: '0.0.7', source: 'transactions', seconds: 1500 };
+    await second.monitor.check();
 
     expect(whileUnconfirmed).toEqual([]);
-    expect(summary(second.emitted)).toEqual([
+    expect(summary(afterAnswer)).toEqual(['sentinel-query-service-down:resolved:ops+pager']);
+    expect(summary(second.emitted.slice(afterAnswer.length))).toEqual([
       'sentinel-account-stale:firing:ops+pager',
-      'sentinel-query-service-down:resolved:ops+pager',
     ]);
   });
 
@@ -251,8 +334,10 @@ describe('self-monitoring on a real tailer', () => {
     const tailer = await tailerOn(accounts, () => time.now, metrics);
     streams = () => tailer.streamStaleness();
     await tailer.round(new AbortController().signal);
+    health.markPolled(time.now);
+    await monitor.check();
     time.now += 600_000;
-    health.markPolled(time.now); // the service answers; the cursors are 601 s behind
+    health.markPolled(time.now); // the service answers; the cursors have not moved for 601 s
 
     await monitor.check();
 

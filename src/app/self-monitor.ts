@@ -12,6 +12,7 @@ import type { TailHealth } from './tail-loop.js';
 import { quarantineConditions, type QuarantineView } from './quarantine-conditions.js';
 import type { UnresolvedAccount } from './load-all.js';
 import { unresolvedConditions } from './unresolved-conditions.js';
+import { createStaleHold } from './stale-hold.js';
 
 export interface SelfMonitorDeps {
   readonly config: SelfMonitoringConfig;
@@ -63,19 +64,33 @@ type Streaks = SelfMonitorState['streaks'];
 export function createSelfMonitor(deps: SelfMonitorDeps): SelfMonitor {
   const state = deps.state ?? createSelfMonitorState();
   let saved = persisted(state);
+  const hold = createStaleHold(deps.config.account_stale_after);
   return {
     async check() {
       const streaks = new Map(state.streaks);
+      const down = downCondition(deps, state.firing);
+      const streams = deps.staleness();
+      const { health } = deps;
+      const outage = down.length > 0 || health.failedRounds > 0 || health.lastReachableAt === undefined;
+      hold.update({ now: deps.clock(), outage, streams });
       const all = [
-        downCondition(deps, state.firing),
-        ...staleConditions(deps),
+        down,
+        ...staleConditions(
+          deps,
+          streams.filter((v) => !hold.isHeld(v)),
+        ),
         ...oneByKey([...pauseConditions(deps), ...(await deliveryConditions(deps, streaks))]),
         ...(deps.quarantined ? quarantineConditions(deps.quarantined(), deps.accounts) : []),
         ...unresolvedConditions(deps.unresolved ?? [], deps.config.account_stale_after, deps.clock()),
         ...futureCondition(deps, state.firing),
       ].flat();
       const kept = inhibit(all);
-      const held = new Set(all.filter((c) => !kept.includes(c)).map((c) => c.key));
+      // Inhibited, or stale streams not polled since the service came back: firing alerts stay as they are.
+      const heldStale = staleConditions(
+        deps,
+        streams.filter((v) => hold.isHeld(v)),
+      );
+      const held = new Set([...all.filter((c) => !kept.includes(c)), ...heldStale].map((c) => c.key));
       const result = transitions(state.firing, kept, held, deps.config.notify, new Date(deps.clock()));
       const next: SelfMonitorState = { firing: result.firing, streaks };
       const view = persisted(next);
@@ -171,11 +186,10 @@ function futureCondition(deps: SelfMonitorDeps, firing: ReadonlyMap<string, Aler
   ];
 }
 
-function staleConditions(deps: SelfMonitorDeps): Condition[] {
+function staleConditions(deps: SelfMonitorDeps, streams: readonly StreamStaleness[]): Condition[] {
   const limit = deps.config.account_stale_after / 1000;
   const byId = new Map(deps.accounts.map((a) => [a.id, a]));
-  return deps
-    .staleness()
+  return streams
     .filter((v) => v.seconds > limit)
     .map((v) => {
       const account = byId.get(v.account);

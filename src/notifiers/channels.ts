@@ -13,6 +13,8 @@ export interface Channel {
   readonly maxRetryAfterMs?: number;
   /** Bound of one send, pacing included (sendTimeoutMs()); unbounded when absent. */
   readonly sendTimeoutMs?: number;
+  /** Alertmanager only: how often its firing alerts are posted again (resend.ts); never for paging receivers. */
+  readonly resendIntervalMs?: number;
 }
 
 /**
@@ -40,6 +42,7 @@ export function createChannels(configs: Notifiers, deps: ChannelDeps): Map<strin
       deadlineMs: config.deadline,
       maxRetryAfterMs: config.max_retry_after,
       sendTimeoutMs: sendTimeoutMs(config),
+      ...('resend_interval' in config ? { resendIntervalMs: config.resend_interval } : {}),
     });
   }
   return channels;

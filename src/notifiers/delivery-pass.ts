@@ -12,6 +12,7 @@ import { readyGroups, type DeliveryGroup } from './group.js';
 import type { DeliveryRow, Outbox } from './outbox.js';
 import type { PauseBoard } from './pause-board.js';
 import { findSilence } from './route.js';
+import { resendDue, resendFiring } from './resend.js';
 import type { Silence } from './schema.js';
 
 export interface PassContext {
@@ -23,13 +24,18 @@ export interface PassContext {
   readonly random: () => number;
   readonly logger: Logger;
   readonly log: Logger;
-  readonly metrics: Pick<Metrics, 'notifications' | 'deliveryLatency' | 'deadLetters' | 'outboxDepth'>;
+  readonly metrics: Pick<
+    Metrics,
+    'notifications' | 'deliveryLatency' | 'deadLetters' | 'outboxDepth' | 'notificationResends'
+  >;
   readonly pauses: PauseBoard;
   readonly timeout?: (ms: number) => AbortSignal;
   /** The running lane of each busy channel; a lane removes itself when it ends. */
   readonly lanes: Map<string, Promise<void>>;
   /** Called when a lane ends, so the worker looks again at once (rows that came in meanwhile). */
   readonly laneEnded: () => void;
+  /** When each channel last re-sent its firing alerts (resend.ts); in memory, so a start re-sends at once. */
+  readonly resentAt: Map<string, number>;
 }
 
 /** What may end a pass early: withdrawing the claim lets the sends in flight finish, aborting does not. */
@@ -61,7 +67,13 @@ export function deliveryPass(ctx: PassContext, ignoreGroupWait: boolean, signals
   const groups = readyGroups(rows, now, groupWait(ctx, ignoreGroupWait));
   const byChannel = new Map<string, DeliveryGroup[]>();
   for (const group of groups) byChannel.set(group.channel, [...(byChannel.get(group.channel) ?? []), group]);
-  const started = [...byChannel].map(([channel, list]) => startLane(ctx, channel, list, claiming, signals));
+  // Alertmanager's re-sends join their channel's lane, after its deliveries; a flush (drain) does none.
+  const held = heldChannels(ctx, now);
+  const resends = new Set(ignoreGroupWait ? [] : resendDue(ctx, now).filter((c) => !held.has(c)));
+  for (const channel of resends) if (!byChannel.has(channel)) byChannel.set(channel, []);
+  const started = [...byChannel].map(([channel, list]) =>
+    startLane(ctx, channel, list, claiming, signals, resends.has(channel)),
+  );
   updateDepth(ctx);
   return { attempted: groups.length, done: Promise.all(started).then(() => undefined) };
 }
@@ -76,19 +88,23 @@ function startLane(
   list: readonly DeliveryGroup[],
   claiming: () => boolean,
   signals: PassSignals,
+  resend: boolean,
 ): Promise<void> {
   const lane = (async () => {
+    const sentKeys = new Set<string>();
     for (const group of list) {
       if (!claiming()) break;
       const outcome = await sendGroup(ctx, group, signals.abort);
+      if (outcome?.kind === 'sent') for (const row of group.rows) sentKeys.add(row.alert.key);
       if (outcome?.kind !== 'retry' && outcome?.kind !== 'defer') continue;
       // The receiver asked for a pause: the rest of this lane waits for it too, without being sent.
       if (isPause(outcome)) {
         for (const rest of list.slice(list.indexOf(group) + 1))
           postpone(ctx, rest.rows, outcome.at, 'paused');
-        break;
+        return;
       }
     }
+    if (resend && claiming()) await resendFiring(ctx, channel, signals.abort, sentKeys);
   })()
     .catch((err: unknown) => ctx.log.error({ err, notifier: channel }, 'delivery lane failed'))
     .finally(() => {

@@ -21,6 +21,7 @@ import {
 } from './delivery-pass.js';
 import { nextGroupReadyAt } from './group.js';
 import type { Outbox } from './outbox.js';
+import { nextResendAt } from './resend.js';
 import { createPauseBoard, type PauseBoard } from './pause-board.js';
 import type { Silence } from './schema.js';
 
@@ -34,7 +35,10 @@ export interface DeliveryWorkerOptions {
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly random: () => number;
   readonly logger: Logger;
-  readonly metrics: Pick<Metrics, 'notifications' | 'deliveryLatency' | 'deadLetters' | 'outboxDepth'>;
+  readonly metrics: Pick<
+    Metrics,
+    'notifications' | 'deliveryLatency' | 'deadLetters' | 'outboxDepth' | 'notificationResends'
+  >;
   /** Longest idle sleep between outbox scans (new rows also wake the worker through poke()). */
   readonly idleMs?: number;
   /** Channels paused by a Retry-After; pass the app's board so a reload keeps it. */
@@ -88,6 +92,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     pauses: options.pauses ?? createPauseBoard(),
     lanes: new Map(),
     laneEnded: () => wake.abort(),
+    resentAt: new Map(),
   };
   const closing = new AbortController(); // drain() or stop(): claim no new work
   const aborter = new AbortController(); // stop(), or drain() past its grace: abort the sends in flight
@@ -210,7 +215,7 @@ function nextWakeIn(ctx: PassContext, idleMs: number): number {
   if (pending.some((row) => row.attempts > 0)) return 0;
   const groupAt = nextGroupReadyAt(pending, groupWait(ctx, false));
   const pauseEnds = ctx.pauses.list().map((p) => p.until);
-  const candidates = [groupAt, ctx.outbox.nextDueAt(now), ...pauseEnds].filter(
+  const candidates = [groupAt, ctx.outbox.nextDueAt(now), nextResendAt(ctx, now), ...pauseEnds].filter(
     (t): t is number => t !== undefined && t > now,
   );
   return Math.max(0, Math.min(idleMs, ...candidates.map((t) => t - now)));

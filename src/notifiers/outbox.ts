@@ -3,6 +3,7 @@
 // an alert is on disk before the record that caused it is marked done. Delivery is recorded per channel.
 import type { Alert } from '../rules/alert.js';
 import type { StateStore } from '../state/store.js';
+import { createFiringSet, type FiringSet } from './firing-set.js';
 
 export type DeliveryStatus = 'pending' | 'sent' | 'dead' | 'silenced';
 
@@ -25,8 +26,13 @@ export interface DeadLetter {
 }
 
 export interface Outbox {
-  /** Synchronous; safe inside store.transaction(). Enqueuing the same alert id and channel twice is a no-op. */
+  /**
+   * Synchronous; safe inside store.transaction(). Enqueuing the same alert id and channel twice is a no-op.
+   * Also keeps the firing set (alerts that will resolve, re-sent to Alertmanager) in the same transaction.
+   */
   enqueue(alert: Alert, channels: readonly string[]): void;
+  /** Alerts firing now that a resolve will end (firing-set.ts). */
+  readonly firing: FiringSet;
   /** Pending deliveries whose next attempt is due, oldest first; none of the `except` channels (busy lanes). */
   due(now: number, limit?: number, except?: ReadonlySet<string>): DeliveryRow[];
   /** Earliest next attempt among pending deliveries (only those after `after`, when given), if any. */
@@ -69,6 +75,7 @@ interface Row {
 export function createOutbox(store: StateStore, clock: () => number): Outbox {
   const db = store.db;
   db.exec(SCHEMA);
+  const firing = createFiringSet(store);
   const insertAlert = db.prepare(
     'INSERT OR IGNORE INTO outbox_alert (id, alert_json, created_at) VALUES (?, ?, ?)',
   );
@@ -98,7 +105,9 @@ export function createOutbox(store: StateStore, clock: () => number): Outbox {
       const now = clock();
       insertAlert.run(alert.id, JSON.stringify(alert), now);
       for (const channel of new Set(channels)) insertDelivery.run(alert.id, channel, alert.ruleId, now, now);
+      firing.record(alert);
     },
+    firing,
     due: (now, limit = 500, except = new Set()) =>
       (selectDue.all(now, JSON.stringify([...except]), limit) as Row[]).map(toDeliveryRow),
     nextDueAt(after = -Infinity) {

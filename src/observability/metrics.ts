@@ -190,6 +190,12 @@ export function createMetrics(options: MetricsOptions = {}) {
       labelNames: ['field'],
       registers: r,
     }),
+    notificationResends: new Counter({
+      name: `${P}notification_resends_total`,
+      help: 'Firing alerts posted again to Alertmanager to keep them active (not new notifications), by notifier and outcome (sent, failed).',
+      labelNames: ['notifier', 'outcome'],
+      registers: r,
+    }),
     quarantined: new Counter({
       name: `${P}records_quarantined_total`,
       help: 'Records that could not be read, kept in quarantine (counted once per record, not per re-read), by source.',

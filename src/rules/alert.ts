@@ -55,4 +55,9 @@ export interface Alert {
   readonly notify: readonly string[];
   /** Enrichment results (e.g. contract verification status), already rendered as short text. */
   readonly annotations: Readonly<Record<string, string>>;
+  /**
+   * A resolved transition will end it (windowed rules, self-monitoring); absent for per-record alerts, which
+   * never resolve. Receivers with an alert lifecycle (Alertmanager) keep such an alert alive until then.
+   */
+  readonly resolves?: boolean;
 }

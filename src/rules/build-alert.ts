@@ -39,6 +39,7 @@ export function buildAlert({ rule, state, status, view, annotations, endsNs }: A
     matchCount: state.matchCount,
     notify: rule.notify,
     annotations: annotations ?? {},
+    ...(rule.window ? { resolves: true } : {}),
   };
 }
 

@@ -18,11 +18,19 @@ export const alertmanager: NotifierKind<AlertmanagerConfig> = {
       name,
       kind: 'alertmanager',
       async send(notification, signal) {
-        const nowIso = new Date(deps.now()).toISOString();
+        const now = deps.now();
+        // Four intervals: three re-sends may fail or be late before Alertmanager ends it (as Prometheus does).
+        const firingEndsAt = new Date(now + 4 * config.resend_interval).toISOString();
+        const postables = alertmanagerAlerts(
+          notification,
+          new Date(now).toISOString(),
+          config.generator_url,
+          firingEndsAt,
+        );
         await httpPost({
           what: `Alertmanager of notifier "${name}"`,
           url,
-          body: JSON.stringify(alertmanagerAlerts(notification, nowIso, config.generator_url)),
+          body: JSON.stringify(postables),
           headers: auth,
           timeoutMs: config.timeout,
           signal,

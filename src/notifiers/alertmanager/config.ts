@@ -11,6 +11,11 @@ export const AlertmanagerConfig = z
     /** generatorURL when an alert has no explorer link. */
     generator_url: httpUrl('https://grafana.example.com/d/ledger').optional(),
     timeout: duration().default(10_000),
+    /**
+     * Alerts that will resolve (windowed rules, self-monitoring) are posted again this often while they fire, with
+     * endsAt = now + 4 × resend_interval, so Alertmanager neither resolves them on its own nor loses them.
+     */
+    resend_interval: duration({ min: '1s', max: '1h' }).default(60_000),
     ...commonKeys,
   })
   .strict();

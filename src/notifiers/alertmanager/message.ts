@@ -1,4 +1,7 @@
-// Alert → Alertmanager API v2 postable alerts (pure). One element per alert, resolved ones with endsAt.
+// Alert → Alertmanager API v2 postable alerts (pure). One element per alert. endsAt (docs/notifiers.md,
+// "Alertmanager"): a resolve carries its resolve time; a firing alert that will resolve carries `firingEndsAt`
+// (now + 4 × resend_interval; it is re-sent before then); a per-record alert carries none, so Alertmanager ends it
+// after its own resolve_timeout.
 import type { Alert } from '../../rules/alert.js';
 import { accountLabel, formatAmount } from '../format.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
@@ -16,20 +19,23 @@ export function alertmanagerAlerts(
   notification: Notification,
   nowIso: string,
   generatorUrl?: string,
+  firingEndsAt?: string,
 ): PostableAlert[] {
   return notificationAlerts(presentNotification(notification)).map((alert) =>
-    postable(alert, nowIso, generatorUrl),
+    postable(alert, nowIso, generatorUrl, firingEndsAt),
   );
 }
 
-function postable(alert: Alert, nowIso: string, generatorUrl?: string): PostableAlert {
+function postable(alert: Alert, nowIso: string, generatorUrl?: string, firingEndsAt?: string): PostableAlert {
   const record = alert.records[0];
   const link = record?.explorerUrl ?? generatorUrl;
+  const endsAt =
+    alert.status === 'resolved' ? (alert.endsAt ?? nowIso) : alert.resolves ? firingEndsAt : undefined;
   return {
     labels: labels(alert),
     annotations: annotations(alert),
     startsAt: alert.startsAt,
-    ...(alert.status === 'resolved' ? { endsAt: alert.endsAt ?? nowIso } : {}),
+    ...(endsAt ? { endsAt } : {}),
     ...(link && /^https?:\/\//.test(link) ? { generatorURL: link } : {}),
   };
 }

@@ -20,10 +20,20 @@ export interface AlertmanagerProcess {
   stop(): Promise<void>;
 }
 
-export async function startAlertmanager(binary: string): Promise<AlertmanagerProcess> {
+export interface AlertmanagerOptions {
+  /** `global.resolve_timeout` (Alertmanager's default: 5m). */
+  readonly resolveTimeout?: string;
+  /** A webhook receiver URL: Alertmanager's own notifications (firing, resolved) go there, grouped per alert. */
+  readonly webhookUrl?: string;
+}
+
+export async function startAlertmanager(
+  binary: string,
+  options: AlertmanagerOptions = {},
+): Promise<AlertmanagerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'alertmanager-'));
   const config = join(dir, 'alertmanager.yml');
-  writeFileSync(config, 'route:\n  receiver: blackhole\nreceivers:\n  - name: blackhole\n');
+  writeFileSync(config, configText(options));
   const port = await freePort();
   const child = spawn(binary, [
     `--config.file=${config}`,
@@ -40,6 +50,23 @@ export async function startAlertmanager(binary: string): Promise<AlertmanagerPro
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+function configText(options: AlertmanagerOptions): string {
+  const global = options.resolveTimeout ? `global:\n  resolve_timeout: ${options.resolveTimeout}\n` : '';
+  if (!options.webhookUrl) return `${global}route:\n  receiver: blackhole\nreceivers:\n  - name: blackhole\n`;
+  return `${global}route:
+  receiver: hook
+  group_by: ['alert_key']
+  group_wait: 1s
+  group_interval: 1s
+  repeat_interval: 1h
+receivers:
+  - name: hook
+    webhook_configs:
+      - url: ${options.webhookUrl}
+        send_resolved: true
+`;
 }
 
 /** Resolves when Alertmanager logs that its web server listens; rejects if it exits first. */
