@@ -1,6 +1,7 @@
 // Config file + every rule file it names, validated together: what `run`, `check`, `demo`, `backtest` and a
 // reload all start from. Rules are checked against the config's notifiers and accounts, so a rule naming a
 // notifier that does not exist is an error here, not a silent non-delivery later.
+import { explorerUrls, type ExplorerUrls } from '../config/explorer-urls.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { ConfigIssue } from '../config/config-error.js';
 import { loadConfigFile } from '../config/load.js';
@@ -38,8 +39,15 @@ export function loadAll(configPath: string, options: LoadAllOptions): LoadAllRes
     ...(options.readFile ? { readFile: options.readFile } : {}),
     knownNotifiers: Object.keys(config.notifiers),
     accounts,
-    explorerUrl: config.explorer.transaction_url,
+    ...explorerOptions(explorerUrls(config.explorer, config.ledger.base_url)),
   });
   if (!rules.ok) return rules;
   return { ok: true, loaded: { config, accounts, ruleSet: rules.ruleSet, rules: rules.rules, rulePaths } };
+}
+
+function explorerOptions(urls: ExplorerUrls): { explorerUrl?: string; accountUrl?: string } {
+  return {
+    ...(urls.transactionUrl ? { explorerUrl: urls.transactionUrl } : {}),
+    ...(urls.accountUrl ? { accountUrl: urls.accountUrl } : {}),
+  };
 }
