@@ -38,8 +38,17 @@ export function absenceWhy(w: CompiledWindow, lastSeenNs: bigint | undefined, no
 /** What resolved an absence: the record that arrived. */
 export function absenceResolution(record: AlertRecord | undefined, match: string): string {
   if (!record) return 'a matching record arrived';
-  const tx = record.transactionId ? ` (${record.transactionId})` : '';
-  return `${match || 'a matching record'} at ${consensusIso(record.consensusTimestamp)}${tx}`;
+  const tx = record.transactionId ? ` ${record.transactionId}` : '';
+  const because = match ? ` (${match})` : '';
+  return `${recordPhrase(record)}${because} at ${consensusIso(record.consensusTimestamp)}${tx}`;
+}
+
+/** `staking reward of 12.3 HBAR`, `CRYPTOTRANSFER SUCCESS, net -5 HBAR`. */
+export function recordPhrase(record: AlertRecord): string {
+  const amount = /^-?\d+$/.test(record.amountTinybar ?? '') ? BigInt(record.amountTinybar ?? '0') : 0n;
+  if (record.kind === 'reward') return `staking reward of ${hbarText(amount)}`;
+  const what = [record.type, record.result].filter(Boolean).join(' ') || 'a transaction';
+  return amount === 0n ? what : `${what}, net ${hbarText(amount)}`;
 }
 
 /** What resolved a window: older matches left it and it fell below its threshold (at a record's time or a tick). */
