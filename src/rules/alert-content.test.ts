@@ -1,6 +1,8 @@
 // What an alert says happened: why it fired (each condition with the values that matched), which record
 // triggered a window, what resolved it, token moves, and the template variables for all of them.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { ALERT_VARIABLES } from './alert-variables.js';
 import type { ContractAction, Transaction } from '../ledger/schema.js';
 import { createEngine } from './engine.js';
 import { HBAR, WATCHED, action, at, memo, reward, transfer, tx } from '../../test/fixtures/rules/records.js';
@@ -229,5 +231,13 @@ describe('contract verification', () => {
     }).alerts;
 
     expect(alert?.summary).toBe('new contract: full match');
+  });
+});
+
+describe('the template variables about what happened', () => {
+  it.each(ALERT_VARIABLES.map((v) => [v.name]))('%s is documented in rules/README.md', (name) => {
+    const readme = readFileSync(new URL('../../rules/README.md', import.meta.url), 'utf8');
+
+    expect(readme).toMatch(new RegExp(`\\{\\{[#]?${name}[}.]`));
   });
 });

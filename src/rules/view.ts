@@ -38,7 +38,8 @@ function buildView(f: Facts, explorerLink: ExplorerLink): Record<string, unknown
     counterparty: f.tx ? f.counterparties().join(', ') : '',
   });
   if (f.tx) Object.assign(view, tokenVariables(alertRecord(f, explorerLink).tokens));
-  view.explorer_url = explorerLink(f.event.record);
+  // A staking reward is no transaction: a transaction link template would render a broken link for it.
+  view.explorer_url = f.tx ? explorerLink(f.event.record) : '';
   return view;
 }
 
@@ -56,7 +57,7 @@ export function alertRecord(f: Facts, explorerLink: ExplorerLink): AlertRecord {
     amountTinybar: f.net().toString(),
     feeTinybar: f.tx?.charged_tx_fee.toString(),
     memo: f.tx ? capText(f.memo(), ALERT_TEXT_MAX) : undefined,
-    explorerUrl: explorerLink(f.event.record) || undefined,
+    explorerUrl: (f.tx && explorerLink(f.event.record)) || undefined,
     tokens: tokenMoves(f),
   };
   return f.digest;
