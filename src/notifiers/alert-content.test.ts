@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSlackSink, type SlackSink } from '../../test/helpers/slack-sink.js';
 import { startSmtpServer, type SmtpSink } from '../../test/helpers/smtp.js';
+import { consoleLines } from './console/message.js';
 import { email } from './email/email.js';
 import { emailMessage } from './email/message.js';
 import { threadId } from './identity.js';
@@ -136,7 +137,10 @@ describe('emails as the SMTP server receives them', () => {
   it('a digest: threaded on every alert key, its subject naming the rule once', async () => {
     smtp = await startSmtpServer();
     const alerts = ['0.0.1', '0.0.2', '0.0.3'].map((id, i) =>
-      testAlert({ key: `large-debit{account="${id}"}`, id: `large-debit{account="${id}"}|firing|${i}` }, i + 1),
+      testAlert(
+        { key: `large-debit{account="${id}"}`, id: `large-debit{account="${id}"}|firing|${i}` },
+        i + 1,
+      ),
     );
 
     await mailer(smtp.port).send(
@@ -149,6 +153,35 @@ describe('emails as the SMTP server receives them', () => {
     expect(mail?.subject).toBe('[CRITICAL] 3 alerts of rule large-debit on treasury-hot in 2 s');
     expect(mail?.inReplyTo).toBe(threads[0]);
     expect(mail?.references).toEqual(threads);
+  });
+});
+
+describe('contract verification', () => {
+  const alert = testAlert({ annotations: { contract_verification: 'partial match (metadata differs)' } });
+
+  it.each([
+    [
+      'Slack',
+      () => JSON.stringify(slackMessage(single(alert), 10)),
+      '*Contract verification:* partial match (metadata differs)',
+    ],
+    [
+      'email text',
+      () => emailMessage(single(alert), 10, 'x.test').text,
+      'Contract verification: partial match (metadata differs)',
+    ],
+    [
+      'email HTML',
+      () => emailMessage(single(alert), 10, 'x.test').html,
+      'Contract verification: partial match (metadata differs)',
+    ],
+    [
+      'console',
+      () => consoleLines(single(alert), 10).join('\n'),
+      'contract verification: partial match (metadata differs)',
+    ],
+  ])('reaches %s', (_medium, render, shown) => {
+    expect(render()).toContain(shown);
   });
 });
 
