@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSlackSink, type SlackSink } from '../../test/helpers/slack-sink.js';
 import { startSmtpServer, type SmtpSink } from '../../test/helpers/smtp.js';
+import { alertmanagerAlerts } from './alertmanager/message.js';
 import { consoleLines } from './console/message.js';
 import { email } from './email/email.js';
 import { emailMessage } from './email/message.js';
@@ -14,6 +15,7 @@ import { SLACK_COLORS, slackMessage } from './slack/message.js';
 import { testAlert } from './testing/alerts.js';
 import { testClock } from './testing/clock.js';
 import { exampleAlerts } from './testing/example-alerts.js';
+import { webhookBody } from './webhook/message.js';
 import { captureLogs } from './testing/log-capture.js';
 import type { Notification } from './notifier.js';
 
@@ -182,6 +184,25 @@ describe('contract verification', () => {
     ],
   ])('reaches %s', (_medium, render, shown) => {
     expect(render()).toContain(shown);
+  });
+});
+
+describe('why it fired', () => {
+  const { firing } = exampleAlerts();
+  const why = 'net debit 50,000.00184 HBAR ≥ 10,000 HBAR';
+
+  it.each([
+    ['Slack', () => JSON.stringify(slackMessage(single(firing), 10))],
+    ['email text', () => emailMessage(single(firing), 10, 'x.test').text],
+    ['email HTML', () => emailMessage(single(firing), 10, 'x.test').html],
+    ['console', () => consoleLines(single(firing), 10).join('\n')],
+    ['webhook', () => JSON.stringify(webhookBody(single(firing)).alerts[0]?.why)],
+    [
+      'Alertmanager',
+      () => alertmanagerAlerts(single(firing), '2025-01-01T00:00:00Z')[0]?.annotations.why ?? '',
+    ],
+  ])('is shown by default in %s', (_medium, render) => {
+    expect(render()).toContain(why);
   });
 });
 

@@ -1,6 +1,6 @@
 // Alert → Alertmanager API v2 postable alerts (pure). One element per alert, resolved ones with endsAt.
 import type { Alert } from '../../rules/alert.js';
-import { accountLabel, formatAmount } from '../format.js';
+import { accountLabel, formatAmount, triggerRecord } from '../format.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
 import { presentNotification } from '../present.js';
 
@@ -23,7 +23,7 @@ export function alertmanagerAlerts(
 }
 
 function postable(alert: Alert, nowIso: string, generatorUrl?: string): PostableAlert {
-  const record = alert.records[0];
+  const record = triggerRecord(alert);
   const link = record?.explorerUrl ?? generatorUrl;
   return {
     labels: labels(alert),
@@ -43,7 +43,7 @@ function labels(alert: Alert): Record<string, string> {
 }
 
 function annotations(alert: Alert): Record<string, string> {
-  const record = alert.records[0];
+  const record = triggerRecord(alert);
   const out: Record<string, string> = {
     ...alert.annotations,
     summary: alert.summary,
@@ -56,6 +56,9 @@ function annotations(alert: Alert): Record<string, string> {
   if (record?.memo) out.memo = record.memo;
   if (record?.explorerUrl) out.explorer_url = record.explorerUrl;
   if (alert.matchCount > 1) out.match_count = String(alert.matchCount);
+  if (alert.why) out.why = alert.why;
+  if (alert.resolution) out.resolution = alert.resolution;
+  if (alert.accountUrl) out.account_url = alert.accountUrl;
   return out;
 }
 
