@@ -12,7 +12,7 @@ import { threadId } from './identity.js';
 import { createPacers } from './pacer.js';
 import { slack } from './slack/slack.js';
 import { SLACK_COLORS, slackMessage } from './slack/message.js';
-import { testAlert } from './testing/alerts.js';
+import { testAlert, testRecord } from './testing/alerts.js';
 import { testClock } from './testing/clock.js';
 import { exampleAlerts } from './testing/example-alerts.js';
 import { webhookBody } from './webhook/message.js';
@@ -155,6 +155,30 @@ describe('emails as the SMTP server receives them', () => {
     expect(mail?.subject).toBe('[CRITICAL] 3 alerts of rule large-debit on treasury-hot in 2 s');
     expect(mail?.inReplyTo).toBe(threads[0]);
     expect(mail?.references).toEqual(threads);
+  });
+});
+
+describe('a window alert', () => {
+  const records = [1, 2, 3].map((n) =>
+    testRecord({
+      transactionId: `0.0.1234-1700000000-00000000${n}`,
+      consensusTimestamp: `170000000${n}.000000000`,
+    }),
+  );
+  const alert = testAlert({ records, trigger: records[2], matchCount: 3 });
+
+  it('shows the newest record as the trigger and lists the others, newest first', () => {
+    const slackText = JSON.stringify(slackMessage(single(alert), 10));
+    const mail = emailMessage(single(alert), 10, 'x.test').text;
+
+    expect(slackText).toMatch(/\*Transaction:\* <[^|]+\|0\.0\.1234-1700000000-000000003>/);
+    expect(slackText).toMatch(
+      /Also in the window:\*\\n• <[^|]+\|0\.0\.1234-1700000000-000000002>.*\\n• <[^|]+\|0\.0\.1234-1700000000-000000001>/,
+    );
+    expect(mail).toContain('Transaction: 0.0.1234-1700000000-000000003');
+    expect(mail).toMatch(
+      /Also in the window \(2\):\n {2}- 0\.0\.1234-1700000000-000000002 .*\n {2}- 0\.0\.1234-1700000000-000000001 /,
+    );
   });
 });
 
