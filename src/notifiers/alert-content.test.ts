@@ -230,6 +230,25 @@ describe('why it fired', () => {
   });
 });
 
+describe('hostile text in the new fields', () => {
+  it('is escaped and neutralised like every other field', () => {
+    const hostile = '<!channel> <https://evil.example|click>\u001b[2J';
+    const alert = testAlert({
+      status: 'resolved',
+      why: hostile,
+      resolution: hostile,
+      trigger: testRecord({ tokens: [{ tokenId: '0.0.5', amount: '-1', counterparty: hostile }] }),
+    });
+
+    const slackText = JSON.stringify(slackMessage(single(alert), 10));
+    const consoleText = consoleLines(single(alert), 10).join('\n');
+
+    expect(slackText).not.toMatch(/<!channel>|<https:\/\/evil/);
+    expect(consoleText).not.toContain('\u001b');
+    expect(emailMessage(single(alert), 10, 'x.test').html).not.toContain('<https://evil');
+  });
+});
+
 describe('docs/notifiers.md', () => {
   it('shows the payloads and mails this code produces for the example alerts', () => {
     const docs = readFileSync(new URL('../../docs/notifiers.md', import.meta.url), 'utf8');
