@@ -180,6 +180,9 @@ describe('window alerts', () => {
     );
     expect(resolved?.resolution).toBe('staking reward of 12.3 HBAR at 2023-11-16T01:13:20.000000000Z');
     expect(resolved?.description).toBe(resolved?.resolution);
+    expect(resolved?.why).toBe(
+      'no matching record for 27h ≥ 26h, last match or start of watching at 2023-11-14T22:13:20.000000000Z',
+    );
     expect(resolved?.trigger?.kind).toBe('reward');
   });
 });

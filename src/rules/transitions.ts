@@ -21,7 +21,7 @@ import { throttleDue } from './throttle-due.js';
 import { isStale } from './is-stale.js';
 import { alertRecord, recordView } from './view.js';
 import { addToWindow, mayBeShown, trimWindow, windowAmount, windowHolds } from './windows.js';
-import { fireWords, resolveWords } from './transition-words.js';
+import { accountUrlOf, fireWords, resolveWords } from './transition-words.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 
 type Annotations = Readonly<Record<string, string>> | undefined;
@@ -117,7 +117,7 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     // A late (older) record may fire too; the throttle keeps counting from the newest notification.
     if (s.lastSentNs === undefined || nowNs > s.lastSentNs) s.lastSentNs = nowNs;
     const words = fireWords(rule, s, f, nowNs, ruleSet.explorerLink);
-    const accountUrl = accountUrlOf(s);
+    const accountUrl = accountUrlOf(ruleSet, s);
     return buildAlert({ rule, state: s, status: 'firing', view, annotations: ann, ...words, accountUrl });
   }
 
@@ -127,10 +127,11 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     nowNs: bigint,
     view: Record<string, unknown>,
     f?: Facts,
+    quietSince?: bigint,
   ): Alert {
     s.firing = false;
-    const words = resolveWords(rule, s, f, nowNs, ruleSet.explorerLink);
-    const accountUrl = accountUrlOf(s);
+    const words = resolveWords(rule, s, { f, nowNs, quietSince }, ruleSet.explorerLink);
+    const accountUrl = accountUrlOf(ruleSet, s);
     const alert = buildAlert({
       rule,
       state: s,
@@ -143,10 +144,6 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     s.records = NONE;
     s.matchCount = 0;
     return alert;
-  }
-
-  function accountUrlOf(s: GroupState): string | undefined {
-    return (s.account && ruleSet.accountLink?.({ id: s.account.id, account: s.account.id })) || undefined;
   }
 
   function onMatch(rule: CompiledRule, f: Facts, ann: Annotations, out: Alert[]): void {
@@ -162,8 +159,9 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     if (w.kind === 'absent') {
       // A record older than the last one seen says nothing new about the absence.
       if (s.lastSeenNs !== undefined && t <= s.lastSeenNs) return;
+      const quietSince = s.lastSeenNs;
       s.lastSeenNs = t;
-      if (s.firing) out.push(resolve(rule, s, t, recordView(f, ruleSet.explorerLink), f));
+      if (s.firing) out.push(resolve(rule, s, t, recordView(f, ruleSet.explorerLink), f, quietSince));
       return;
     }
     addToWindow(s, w, t, windowAmount(w, f));
