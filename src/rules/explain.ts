@@ -1,6 +1,6 @@
 // The "why" of an alert: the rule's condition tree in words, with the values of the record that matched
 // (docs/notifiers.md, "Why it fired"). Pure; each condition describes itself (Condition.explain).
-import type { ExplainTools, WhenNode } from './condition.js';
+import type { ExplainTools, Predicate, WhenNode } from './condition.js';
 import { compileTree } from './compile.js';
 import { CONDITIONS_BY_NAME } from './conditions/registry.js';
 import type { Facts } from './facts.js';
@@ -22,6 +22,11 @@ export function explainTree(node: WhenNode, facts: Facts): string {
   return text.length > WHY_MAX ? `${text.slice(0, WHY_MAX - 1)}…` : text;
 }
 
+// Compiled once per nested tree: compiling builds regexes, and an alert storm must not rebuild them per alert.
+const compiled = new WeakMap<WhenNode, Predicate>();
+
 function holds(node: WhenNode, facts: Facts): boolean {
-  return compileTree(node)(facts) === true;
+  let predicate = compiled.get(node);
+  if (!predicate) compiled.set(node, (predicate = compileTree(node)));
+  return predicate(facts) === true;
 }
