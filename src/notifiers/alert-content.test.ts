@@ -81,6 +81,16 @@ describe('Slack payloads as the webhook receives them', () => {
     expect(got?.attachments[0]?.blocks[0]?.text.text).toContain('*Resolved by:* staking reward of 12.3 HBAR');
   });
 
+  it('ends its context line in a reference that a resend repeats and another alert does not', () => {
+    const { firing } = exampleAlerts();
+    const ref = (alert: typeof firing) =>
+      / · ref ([0-9a-f]{12})"/.exec(JSON.stringify(slackMessage(single(alert), 10)))?.[1];
+
+    expect(ref({ ...firing })).toBe(ref(firing));
+    expect(ref({ ...firing, id: `${firing.id}|repeat-1` })).not.toBe(ref(firing));
+    expect(ref(firing)).toMatch(/^[0-9a-f]{12}$/);
+  });
+
   it('links nothing when the explorer does not serve the network', () => {
     const { firing } = exampleAlerts();
     const bare = {

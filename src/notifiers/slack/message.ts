@@ -14,6 +14,7 @@ import {
   recordFields,
   triggerRecord,
 } from '../format.js';
+import { idempotencyKey } from '../identity.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
 import { presentNotification } from '../present.js';
 import { escapeLinkUrl, escapeMrkdwn, truncateEscaped } from './escape.js';
@@ -69,7 +70,8 @@ export function slackMessage(input: Notification, maxListed: number): SlackPaylo
     blocks.push(...next);
   }
   if (omitted > 0) blocks.push(section(`_and ${omitted} more_`));
-  blocks.push(context(alerts));
+  // The reference is computed from the alerts as stored: a resend of the same alerts carries the same one.
+  blocks.push(context(alerts, idempotencyKey(input).slice(0, 12)));
   const fallback = resolved
     ? `RESOLVED: ${escapeMrkdwn(title)}`
     : `${ICON[severity]} [${status}] ${escapeMrkdwn(title)}`;
@@ -154,10 +156,14 @@ function field(label: string, value: string) {
   return { type: 'mrkdwn', text: truncateEscaped(`*${label}:* ${value}`, SLACK_LIMITS.field) };
 }
 
-/** A human line (rule, severity, account, since when) instead of the raw alert key. */
-function context(alerts: readonly Alert[]): SlackBlock {
+/**
+ * A human line (rule, severity, account, since when) instead of the raw alert key, ending in a short reference
+ * that stays the same when a notification is resent, so a duplicate is recognisable.
+ */
+function context(alerts: readonly Alert[], ref: string): SlackBlock {
   const first = alerts[0];
   const line = first ? contextLine(first) : '';
-  const text = `${escapeMrkdwn(line)}${alerts.length > 1 ? ` (+${alerts.length - 1} alerts)` : ''}`;
+  const more = alerts.length > 1 ? ` (+${alerts.length - 1} alerts)` : '';
+  const text = `${escapeMrkdwn(line)}${more} · ref ${ref}`;
   return { type: 'context', elements: [{ type: 'mrkdwn', text: truncateEscaped(text, SLACK_LIMITS.field) }] };
 }
