@@ -80,7 +80,7 @@ export function tally(expected: ReadonlySet<string>, received: ReadonlyMap<strin
   };
 }
 
-/** Slack context lines (`alert <id>`) per marker: a resend is recognisable when all its copies carry one id. */
+/** Slack context lines (ending in a ref computed from the alert ids) per marker: a resend is recognisable when all its copies carry one. */
 export function alertIdsByMarker(bodies: readonly string[]): Map<string, Set<string>> {
   const ids = new Map<string, Set<string>>();
   for (const body of bodies) {

@@ -61,6 +61,7 @@ describe('transitions', () => {
 
     expect(second.alerts.map((a) => [a.key, a.status])).toEqual([['stale|a', 'resolved']]);
     expect(second.alerts[0]?.id).not.toBe(first.alerts[0]?.id);
+    expect(second.alerts[0]?.resolution).toMatch(/^the condition no longer holds at \d{4}-/);
     expect(second.firing.size).toBe(0);
   });
 

@@ -90,5 +90,6 @@ function firingAlert(c: Condition, notify: readonly string[], at: Date): Alert {
 
 function resolvedAlert(alert: Alert, at: Date): Alert {
   const endsAt = at.toISOString();
-  return { ...alert, id: `${alert.key}|resolved|${alert.startsAt}`, status: 'resolved', endsAt };
+  const resolution = `the condition no longer holds at ${endsAt}`;
+  return { ...alert, id: `${alert.key}|resolved|${alert.startsAt}`, status: 'resolved', endsAt, resolution };
 }

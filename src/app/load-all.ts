@@ -2,6 +2,7 @@
 // reload all start from. Rules are checked against the config's notifiers and accounts, so a rule naming a
 // notifier that does not exist is an error here, not a silent non-delivery later.
 import { readFileSync } from 'node:fs';
+import { explorerUrls, type ExplorerUrls } from '../config/explorer-urls.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { configForRules } from './config-for-rules.js';
 import type { ConfigIssue } from '../config/config-error.js';
@@ -52,7 +53,7 @@ export function loadAll(configPath: string, options: LoadAllOptions): LoadAllRes
     ...(options.readFile ? { readFile: options.readFile } : {}),
     knownNotifiers: Object.keys(config.notifiers),
     accounts,
-    explorerUrl: config.explorer.transaction_url,
+    ...explorerOptions(explorerUrls(config.explorer, config.ledger.base_url)),
   });
   if (!rules.ok) return rules;
   return { ok: true, loaded: { config, accounts, ruleSet: rules.ruleSet, rules: rules.rules, rulePaths } };
@@ -80,4 +81,11 @@ function ruleIssuesDespite(configPath: string, options: LoadAllOptions): ConfigI
     (config.notifiers === undefined && /^notify\.\d+$/.test(issue.path)) ||
     (config.accounts === undefined && /^accounts\.(ids|names)\.\d+$/.test(issue.path));
   return rules.ok ? [] : rules.issues.filter((issue) => !unjudged(issue));
+}
+
+function explorerOptions(urls: ExplorerUrls): { explorerUrl?: string; accountUrl?: string } {
+  return {
+    ...(urls.transactionUrl ? { explorerUrl: urls.transactionUrl } : {}),
+    ...(urls.accountUrl ? { accountUrl: urls.accountUrl } : {}),
+  };
 }

@@ -40,7 +40,8 @@ export function parseConfigArg(argv: readonly string[], cwd: string): string | E
 /** The app, or why its state store cannot be opened (in use, corrupt, read-only): said plainly, not thrown. */
 function openApp(ctx: RunContext, loaded: Loaded, configPath: string): App | StateStoreError {
   try {
-    const output = { logDestination: ctx.stdout, stdout: ctx.stdout };
+    // stdout carries only the JSON logs (a log shipper parses it); the console notifier writes to stderr.
+    const output = { logDestination: ctx.stdout, stdout: ctx.stderr };
     return createApp({ loaded, configPath, env: ctx.env, pid: ctx.pid, ...output });
   } catch (err) {
     if (err instanceof StateStoreError) return err;

@@ -71,7 +71,7 @@ const ERRORS: Readonly<Record<string, readonly string[]>> = {
     'bad-url-scheme.yaml:2:13 ledger.base_url: expected an http(s) URL like "https://mainnet.mirrornode.hedera.com", got "ftp://mainnet.mirrornode.hedera.com"',
   ],
   'bad-url-template.yaml': [
-    'bad-url-template.yaml:4:20 explorer.transaction_url: expected an http(s) URL template like "https://hashscan.io/mainnet/transaction/{{consensus_timestamp}}", got "hashscan.io/mainnet/transaction/{{consensus_timestamp}}"',
+    'bad-url-template.yaml:4:20 explorer.transaction_url: expected an http(s) URL template like "https://hashscan.io/mainnet/transaction/{{consensus_timestamp}}" (or "" for no links), got "hashscan.io/mainnet/transaction/{{consensus_timestamp}}"',
   ],
   'bad-duration.yaml': [
     'bad-duration.yaml:4:14 ledger.timeouts.connect: expected a duration like "2s" or "10m", got "2 seconds"',
@@ -182,7 +182,7 @@ describe('loadConfigFile', () => {
           max_response_bytes: 10_485_760,
           retry: { max_attempts: 5, base_delay: 250, max_delay: 30_000 },
         },
-        explorer: { transaction_url: 'https://hashscan.io/mainnet/transaction/{{consensus_timestamp}}' },
+        explorer: {},
         state: { dir: '/var/lib/ledger-sentinel' },
         http: { host: '0.0.0.0', port: 9464 },
         log: { level: 'info' },

@@ -29,7 +29,8 @@ import {
 
 afterEach(closeAll);
 
-const idsIn = (body: string) => /alert ([\w-]+)/.exec(body)?.[1];
+// The Slack context line starts with the rule id (rule-<id>), which alertFor derives from the alert id.
+const idsIn = (body: string) => /"text":"rule-([\w-]+) · /.exec(body)?.[1];
 
 async function depthOf(metrics: ReturnType<typeof createMetrics>, notifier: string) {
   return (await metrics.outboxDepth.get()).values.find((v) => v.labels.notifier === notifier)?.value;

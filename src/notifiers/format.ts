@@ -1,7 +1,8 @@
 // Pure text helpers shared by the message builders of every notifier (no escaping here: each format escapes
 // for its own medium).
 import type { Alert, AlertRecord } from '../rules/alert.js';
-import type { Notification } from './notifier.js';
+import { tokenMoveText } from '../rules/token-moves.js';
+import { notificationAlerts, type Notification } from './notifier.js';
 
 const TINYBARS_PER_HBAR = 100_000_000n;
 
@@ -46,12 +47,16 @@ export function recordFields(record: AlertRecord): [string, string][] {
   fields.push(['Consensus time', formatConsensusTime(record.consensusTimestamp)]);
   if (record.transactionId) fields.push(['Transaction', record.transactionId]);
   if (record.feeTinybar !== undefined) fields.push(['Fee', formatAmount(record.feeTinybar)]);
+  for (const m of record.tokens ?? []) {
+    const side = m.counterparty ? ` (${m.amount.startsWith('-') ? 'to' : 'from'} ${m.counterparty})` : '';
+    fields.push(['Token', `${tokenMoveText(m)}${side}`]);
+  }
   return fields;
 }
 
-/** One-line title: the alert summary, or for a digest "12 alerts of rule X on treasury-hot in 2 min". */
+/** One-line title: the alert's headline, or for a digest "12 alerts of rule X on treasury-hot in 2 min". */
 export function notificationTitle(notification: Notification): string {
-  if (notification.kind === 'single') return notification.alert.summary || notification.alert.ruleId;
+  if (notification.kind === 'single') return alertHeadline(notification.alert);
   const alerts = notification.alerts;
   const accounts = new Set(alerts.map((a) => a.account?.name ?? a.account?.id).filter(Boolean));
   const on =
@@ -83,4 +88,54 @@ function span(alerts: readonly Alert[]): string {
 /** Splits a list into the first `max` and the count of the rest. */
 export function firstN<T>(items: readonly T[], max: number): { shown: readonly T[]; more: number } {
   return { shown: items.slice(0, max), more: Math.max(0, items.length - max) };
+}
+
+/** The summary; for a resolve followed by what resolved it (the status prefix is each medium's own). */
+export function alertHeadline(alert: Alert): string {
+  const summary = alert.summary || alert.ruleId;
+  return alert.status === 'resolved' && alert.resolution ? `${summary} — ${alert.resolution}` : summary;
+}
+
+/** True when every alert of the notification is a resolve: it then reads as one ("RESOLVED: …"). */
+export function isResolvedNotification(notification: Notification): boolean {
+  return notificationAlerts(notification).every((a) => a.status === 'resolved');
+}
+
+/** The record the alert is about: the one that caused it (older rows: the first listed). */
+export function triggerRecord(alert: Alert): AlertRecord | undefined {
+  return alert.trigger ?? alert.records[0];
+}
+
+/** The other records of a window, besides the trigger. */
+export function otherRecords(alert: Alert): AlertRecord[] {
+  const t = triggerRecord(alert);
+  return alert.records.filter(
+    (r) => !t || r.consensusTimestamp !== t.consensusTimestamp || r.transactionId !== t.transactionId,
+  );
+}
+
+/** Why it fired / what resolved it, and enrichment results: label/value pairs every medium shows. */
+export function explanationFields(alert: Alert): [string, string][] {
+  const fields: [string, string][] = [];
+  if (alert.status === 'resolved' && alert.resolution) fields.push(['Resolved by', alert.resolution]);
+  if (alert.why) fields.push([alert.status === 'resolved' ? 'Fired because' : 'Why', alert.why]);
+  const verification = alert.annotations.contract_verification;
+  if (verification) fields.push(['Contract verification', verification]);
+  return fields;
+}
+
+/** `2023-11-14 22:13:20 UTC` of an ISO time, or the text as is. */
+export function formatIsoTime(iso: string): string {
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : iso;
+}
+
+/** A human context line: `large-debit · critical · treasury-hot (0.0.1234) · since 2023-11-14 22:13:20 UTC`. */
+export function contextLine(alert: Alert): string {
+  const parts = [alert.ruleId, alert.severity];
+  const account = accountLabel(alert);
+  if (account) parts.push(account);
+  parts.push(`since ${formatIsoTime(alert.startsAt)}`);
+  if (alert.status === 'resolved' && alert.endsAt) parts.push(`resolved ${formatIsoTime(alert.endsAt)}`);
+  if (alert.matchCount > 1) parts.push(`${alert.matchCount} matches`);
+  return parts.join(' · ');
 }

@@ -4,7 +4,7 @@
 // hostile memo can do to any medium (docs/notifiers.md, "Hostile text"). Keys and ids (which carry group values)
 // are neutralised but never capped: the result is deterministic, so a resend still carries the same id; identities
 // proper (Message-ID, idempotency key) are computed from the alerts as stored.
-import type { Alert, AlertAccount, AlertRecord } from '../rules/alert.js';
+import type { Alert, AlertAccount, AlertRecord, AlertTokenMove } from '../rules/alert.js';
 import { neutralizeText, shownText } from './neutralize.js';
 import type { Notification } from './notifier.js';
 
@@ -27,6 +27,12 @@ export function presentAlert(alert: Alert): Alert {
     account: alert.account && presentAccount(alert.account),
     records: alert.records.map(presentRecord),
     annotations: fields(alert.annotations),
+    ...(alert.trigger ? { trigger: presentRecord(alert.trigger) } : {}),
+    ...(alert.why !== undefined ? { why: shownText(alert.why, SHOWN_LIMITS.summary) } : {}),
+    ...(alert.resolution !== undefined
+      ? { resolution: shownText(alert.resolution, SHOWN_LIMITS.summary) }
+      : {}),
+    ...(alert.accountUrl !== undefined ? { accountUrl: field(alert.accountUrl) } : {}),
   };
 }
 
@@ -49,7 +55,21 @@ function presentRecord(record: AlertRecord): AlertRecord {
     if (value !== undefined) out[key] = field(value);
   }
   if (record.memo !== undefined) out.memo = shownText(record.memo, SHOWN_LIMITS.memo);
+  if (record.tokens !== undefined) out.tokens = record.tokens.slice(0, MAX_TOKENS_SHOWN).map(presentToken);
   return out;
+}
+
+/** Token moves a message lists per record (alerts keep at most this many already). */
+const MAX_TOKENS_SHOWN = 10;
+
+function presentToken(m: AlertTokenMove): AlertTokenMove {
+  return {
+    tokenId: field(m.tokenId),
+    amount: field(m.amount),
+    ...(typeof m.decimals === 'number' && Number.isInteger(m.decimals) ? { decimals: m.decimals } : {}),
+    ...(m.serial !== undefined ? { serial: field(m.serial) } : {}),
+    ...(m.counterparty !== undefined ? { counterparty: field(m.counterparty) } : {}),
+  };
 }
 
 function field(text: string): string {

@@ -16,7 +16,7 @@ export interface NotifierDeps {
   readonly now: () => number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly logger: Logger;
-  /** Where the console notifier writes (stdout in the demo). */
+  /** Where the console notifier writes: stdout in the demo, stderr under `run` (stdout holds the JSON logs). */
   readonly stdout: Writable;
   /** Pacing per receiver (Slack: per webhook URL), shared by every notifier that sends there. */
   readonly pacers: Pacers;

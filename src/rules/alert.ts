@@ -26,6 +26,21 @@ export interface AlertRecord {
   /** Decoded memo (UTF-8, invalid bytes replaced). Attacker-controlled. */
   readonly memo?: string;
   readonly explorerUrl?: string;
+  /** Token and NFT moves of the watched account in this record (absent in rows written before they existed). */
+  readonly tokens?: readonly AlertTokenMove[];
+}
+
+/** One token or NFT movement of the watched account. Amounts are in the token's smallest unit. */
+export interface AlertTokenMove {
+  readonly tokenId: string;
+  /** Signed net change in the token's smallest unit (decimal string); '1' / '-1' for an NFT serial. */
+  readonly amount: string;
+  /** The token's decimals when known; without them amounts are shown in smallest units and say so. */
+  readonly decimals?: number;
+  /** NFT serial number, for NFT moves. */
+  readonly serial?: string;
+  /** The other side: the accounts the token went to (debit) or came from (credit). */
+  readonly counterparty?: string;
 }
 
 export interface Alert {
@@ -55,6 +70,15 @@ export interface Alert {
   readonly notify: readonly string[];
   /** Enrichment results (e.g. contract verification status), already rendered as short text. */
   readonly annotations: Readonly<Record<string, string>>;
+  // Optional below: outbox rows written before these existed must still deliver.
+  /** The record that caused this transition (the newest one for windows); absent for time-driven ones. */
+  readonly trigger?: AlertRecord;
+  /** Why it fired: the condition with the values that matched, e.g. `net debit 50,000 HBAR ≥ 10,000 HBAR`. */
+  readonly why?: string;
+  /** Resolves: what resolved it (the record that ended an absence, the window falling below its threshold). */
+  readonly resolution?: string;
+  /** A link to the watched account on the configured explorer (none when no explorer serves the network). */
+  readonly accountUrl?: string;
   /**
    * A resolved transition will end it (windowed rules, self-monitoring); absent for per-record alerts, which
    * never resolve. Receivers with an alert lifecycle (Alertmanager) keep such an alert alive until then.

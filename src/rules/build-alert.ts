@@ -1,5 +1,5 @@
 // GroupState + rule + view → an Alert (rules/alert.ts). Pure: the same state gives the same alert and id.
-import type { Alert, AlertStatus } from './alert.js';
+import type { Alert, AlertRecord, AlertStatus } from './alert.js';
 import type { CompiledRule } from './compile.js';
 import type { GroupState } from './group-state.js';
 import { renderLayered } from './template.js';
@@ -7,6 +7,8 @@ import { ALERT_TEXT_MAX, capText } from './cap-text.js';
 import { formatHbar } from './amount.js';
 import { windowTotal } from './windows.js';
 import { timestampToIso } from '../ledger/timestamp.js';
+import { transitionVariables } from './alert-variables.js';
+import { durationText } from './transition-texts.js';
 
 export interface AlertInput {
   readonly rule: CompiledRule;
@@ -16,12 +18,27 @@ export interface AlertInput {
   readonly view: Readonly<Record<string, unknown>>;
   readonly annotations?: Readonly<Record<string, string>>;
   readonly endsNs?: bigint;
+  /** The record that caused the transition (absent for tick-driven ones). */
+  readonly trigger?: AlertRecord;
+  /** Why it fired (explain.ts, transition-texts.ts). */
+  readonly why?: string;
+  /** Resolves: what resolved it. */
+  readonly resolution?: string;
+  readonly accountUrl?: string;
 }
 
-export function buildAlert({ rule, state, status, view, annotations, endsNs }: AlertInput): Alert {
+export function buildAlert(input: AlertInput): Alert {
+  const { rule, state, status, view, annotations, endsNs, trigger } = input;
   const startsAt = timestampToIso(state.startsNs ?? 0n);
   const repeat = status === 'firing' && state.repeats > 0 ? `|repeat-${state.repeats}` : '';
-  const layers = [ruleView(rule, state, status), view];
+  const words = {
+    why: input.why,
+    resolution: input.resolution,
+    others: otherRecords(state.records, trigger),
+    annotations: annotations ?? {},
+    accountUrl: input.accountUrl,
+  };
+  const layers = [ruleView(rule, state, status), transitionVariables(words), view];
   return {
     key: state.key,
     id: `${state.key}|${status}|${startsAt}${repeat}`,
@@ -40,7 +57,24 @@ export function buildAlert({ rule, state, status, view, annotations, endsNs }: A
     notify: rule.notify,
     annotations: annotations ?? {},
     ...(rule.window ? { resolves: true } : {}),
+    ...(trigger ? { trigger } : {}),
+    ...(input.why ? { why: capText(input.why, ALERT_TEXT_MAX) } : {}),
+    ...(input.resolution ? { resolution: capText(input.resolution, ALERT_TEXT_MAX) } : {}),
+    ...(input.accountUrl ? { accountUrl: input.accountUrl } : {}),
   };
+}
+
+/** The records of the alert other than the trigger (windows list them after it). */
+export function otherRecords(
+  records: readonly AlertRecord[],
+  trigger: AlertRecord | undefined,
+): AlertRecord[] {
+  if (!trigger) return records.slice();
+  return records.filter((r) => !sameRecord(r, trigger));
+}
+
+export function sameRecord(a: AlertRecord, b: AlertRecord): boolean {
+  return a === b || (a.consensusTimestamp === b.consensusTimestamp && a.transactionId === b.transactionId);
 }
 
 function ruleView(rule: CompiledRule, state: GroupState, status: string): Record<string, unknown> {
@@ -50,17 +84,10 @@ function ruleView(rule: CompiledRule, state: GroupState, status: string): Record
     rule: { id: rule.id, severity: rule.severity, labels: rule.labels },
     group: state.group,
     match_count: state.matchCount,
-    window_duration: w ? formatDuration(w.durationNs) : '',
+    window_duration: w ? durationText(w.durationNs) : '',
     window_total: total.toString(),
     window_total_hbar: formatHbar(total),
     last_seen_utc: state.lastSeenNs === undefined ? '' : timestampToIso(state.lastSeenNs),
     status,
   };
-}
-
-function formatDuration(ns: bigint): string {
-  const s = ns / 1_000_000_000n;
-  if (s % 3600n === 0n) return `${s / 3600n}h`;
-  if (s % 60n === 0n) return `${s / 60n}m`;
-  return `${s}s`;
 }

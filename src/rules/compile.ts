@@ -38,6 +38,8 @@ export interface CompileContext {
   readonly accounts: readonly WatchedAccount[];
   /** Mustache template of a record's explorer link, e.g. https://hashscan.io/mainnet/transaction/{{consensus_timestamp}}. */
   readonly explorerUrl?: string;
+  /** Mustache template of an account's explorer link over `{{id}}` (or `{{account}}`). */
+  readonly accountUrl?: string;
 }
 
 export interface RuleSet {
@@ -46,6 +48,8 @@ export interface RuleSet {
   readonly accounts: readonly WatchedAccount[];
   /** The explorer link of a record (view.ts), '' without an explorer URL template. */
   readonly explorerLink: (record: object) => string;
+  /** The explorer link of an account, '' or absent without an account URL template. */
+  readonly accountLink?: (account: { readonly id: string; readonly account: string }) => string;
 }
 
 const MS_TO_NS = 1_000_000n;
@@ -60,6 +64,7 @@ export function compileRules(rules: readonly Rule[], ctx: CompileContext): RuleS
     },
     accounts: ctx.accounts,
     explorerLink: ctx.explorerUrl ? compileTemplate(ctx.explorerUrl) : () => '',
+    accountLink: ctx.accountUrl ? compileTemplate(ctx.accountUrl) : () => '',
   };
 }
 

@@ -11,6 +11,14 @@ export interface CompileTools {
   readonly compileTree: (node: WhenNode) => Predicate;
 }
 
+/** What a condition's `explain` gets to describe nested conditions (for all / any / not). */
+export interface ExplainTools {
+  /** The why-text of a nested condition tree for this record. */
+  readonly explainTree: (node: WhenNode, facts: Facts) => string;
+  /** Whether a nested tree holds for this record (any: which branch matched). */
+  readonly holds: (node: WhenNode, facts: Facts) => boolean;
+}
+
 /** A `when:` object: condition name → its configuration; several keys are AND-ed. */
 export type WhenNode = Readonly<Record<string, unknown>>;
 
@@ -27,6 +35,11 @@ export interface Condition<T = unknown> {
   /** The value schema; `when` is the whole condition-tree schema, for the combinators. */
   readonly schema: (when: z.ZodType<WhenNode>) => z.ZodType<T>;
   readonly compile: (value: T, tools: CompileTools) => Predicate;
+  /**
+   * The match in words with the record's values, e.g. `net debit 50,000 HBAR ≥ 10,000 HBAR` (the alert's "why").
+   * Pure; called only for records that matched, so it may assume the condition held.
+   */
+  readonly explain: (value: T, facts: Facts, tools: ExplainTools) => string;
 }
 
 export function defineCondition<T>(condition: Condition<T>): Condition {

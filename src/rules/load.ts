@@ -29,6 +29,8 @@ export interface LoadRulesOptions {
   readonly knownNotifiers: readonly string[] | 'any';
   readonly accounts: readonly WatchedAccount[];
   readonly explorerUrl?: string;
+  /** Mustache template of an account's explorer link (`{{id}}`). */
+  readonly accountUrl?: string;
 }
 
 export interface LoadedRule {
@@ -78,7 +80,7 @@ export function loadRules(options: LoadRulesOptions): LoadRulesResult {
   if (issues.length) return { ok: false, issues: sortIssues(issues) };
   const ruleSet = compileRules(
     loaded.map((l) => l.rule),
-    { accounts: options.accounts, explorerUrl: options.explorerUrl },
+    { accounts: options.accounts, explorerUrl: options.explorerUrl, accountUrl: options.accountUrl },
   );
   return { ok: true, ruleSet, rules: loaded };
 }

@@ -27,6 +27,34 @@ const ALERT = [
   'group.*',
   'status',
   'match_count',
+  // What happened (alert-variables.ts): filled in every alert, empty where it does not apply.
+  'why',
+  'resolution',
+  'contract_verification',
+  'annotations.*',
+  'account_url',
+  'others_count',
+  'others.transaction_id',
+  'others.consensus_timestamp',
+  'others.type',
+  'others.result',
+  'others.amount_tinybar',
+  'others.explorer_url',
+];
+
+/** Token and NFT moves of the watched account in a transaction (alert-variables.ts, tokenVariables). */
+const TOKENS = [
+  'tokens.token_id',
+  'tokens.amount',
+  'tokens.amount_text',
+  'tokens.serial',
+  'tokens.counterparty',
+  'tokens.text',
+  'token_id',
+  'token_amount',
+  'token_amount_text',
+  'token_counterparty',
+  'counterparty',
 ];
 
 /** Values derived from any record, transaction or reward (view.ts). */
@@ -45,6 +73,7 @@ export const TEMPLATE_VARIABLES = {
     'payer',
     'fee_tinybar',
     'fee_hbar',
+    ...TOKENS,
   ],
   reward: [...fields(StakingReward), ...RECORD],
   // Contract actions are fetched for rules using call_depth or action, but no value of them is in the view yet.

@@ -18,8 +18,10 @@ import {
 } from './group-state.js';
 import { PendingCounts, pendingKey, pendingLimitOf, restoresPending } from './pending-counts.js';
 import { throttleDue } from './throttle-due.js';
+import { isStale } from './is-stale.js';
 import { alertRecord, recordView } from './view.js';
-import { addToWindow, trimWindow, windowHolds } from './windows.js';
+import { addToWindow, mayBeShown, trimWindow, windowAmount, windowHolds } from './windows.js';
+import { accountUrlOf, fireWords, resolveWords } from './transition-words.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 
 type Annotations = Readonly<Record<string, string>> | undefined;
@@ -109,6 +111,7 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     nowNs: bigint,
     view: Record<string, unknown>,
     ann: Annotations,
+    f?: Facts,
     startsNs = nowNs,
   ): Alert {
     if (!s.firing || !rule.window) {
@@ -118,12 +121,31 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     s.firing = true;
     // A late (older) record may fire too; the throttle keeps counting from the newest notification.
     if (s.lastSentNs === undefined || nowNs > s.lastSentNs) s.lastSentNs = nowNs;
-    return buildAlert({ rule, state: s, status: 'firing', view, annotations: ann });
+    const words = fireWords(rule, s, f, nowNs, ruleSet.explorerLink);
+    const accountUrl = accountUrlOf(ruleSet, s);
+    return buildAlert({ rule, state: s, status: 'firing', view, annotations: ann, ...words, accountUrl });
   }
 
-  function resolve(rule: CompiledRule, s: GroupState, nowNs: bigint, view: Record<string, unknown>): Alert {
+  function resolve(
+    rule: CompiledRule,
+    s: GroupState,
+    nowNs: bigint,
+    view: Record<string, unknown>,
+    f?: Facts,
+    quietSince?: bigint,
+  ): Alert {
     s.firing = false;
-    const alert = buildAlert({ rule, state: s, status: 'resolved', view, endsNs: nowNs });
+    const words = resolveWords(rule, s, { f, nowNs, quietSince }, ruleSet.explorerLink);
+    const accountUrl = accountUrlOf(ruleSet, s);
+    const alert = buildAlert({
+      rule,
+      state: s,
+      status: 'resolved',
+      view,
+      endsNs: nowNs,
+      ...words,
+      accountUrl,
+    });
     s.records = NONE;
     s.matchCount = 0;
     return alert;
@@ -142,26 +164,28 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     if (w.kind === 'absent') {
       // A record older than the last one seen says nothing new about the absence.
       if (s.lastSeenNs !== undefined && t <= s.lastSeenNs) return;
+      const quietSince = s.lastSeenNs;
       s.lastSeenNs = t;
-      if (s.firing) out.push(resolve(rule, s, t, recordView(f, ruleSet.explorerLink)));
+      if (s.firing) out.push(resolve(rule, s, t, recordView(f, ruleSet.explorerLink), f, quietSince));
       return;
     }
     addToWindow(s, w, t, windowAmount(w, f));
-    if (s.firing && !windowHolds(s, w)) out.push(resolve(rule, s, t, recordView(f, ruleSet.explorerLink)));
+    if (s.firing && !windowHolds(s, w)) out.push(resolve(rule, s, t, recordView(f, ruleSet.explorerLink), f));
     if (!s.firing) {
       // Before it fires, the records roll: the newest ones, as many as are still in the window (same order).
       if (mayBeShown(w, s))
         s.records = appendNewest(s.records, alertRecord(f, ruleSet.explorerLink), MAX_RECORDS);
       if (s.records.length > s.times.length) s.records = s.records.slice(s.records.length - s.times.length);
       s.matchCount = s.times.length;
-      if (windowHolds(s, w)) out.push(fire(rule, s, t, recordView(f, ruleSet.explorerLink), ann, f.timeNs()));
+      if (windowHolds(s, w))
+        out.push(fire(rule, s, t, recordView(f, ruleSet.explorerLink), ann, f, f.timeNs()));
       return;
     }
     s.matchCount++;
     if (s.records.length < MAX_RECORDS)
       s.records = appendNewest(s.records, alertRecord(f, ruleSet.explorerLink), MAX_RECORDS);
     if (t - (s.lastSentNs ?? 0n) >= rule.throttleNs)
-      out.push(fire(rule, s, t, recordView(f, ruleSet.explorerLink), ann, f.timeNs()));
+      out.push(fire(rule, s, t, recordView(f, ruleSet.explorerLink), ann, f, f.timeNs()));
   }
 
   /** A match of a group that stays pending (far below the threshold, no full state): true when taken. */
@@ -190,7 +214,7 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     s.matchCount++;
     if (s.records.length < MAX_RECORDS)
       s.records = appendNewest(s.records, alertRecord(f, ruleSet.explorerLink), MAX_RECORDS);
-    if (due) out.push(fire(rule, s, t, recordView(f, ruleSet.explorerLink), ann, f.timeNs()));
+    if (due) out.push(fire(rule, s, t, recordView(f, ruleSet.explorerLink), ann, f, f.timeNs()));
   }
 
   // Accounts each absence rule watches now; the state of an account no longer watched is dropped on a tick.
@@ -268,40 +292,6 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
       return changes;
     },
   };
-}
-
-/**
- * A group that no longer affects any decision: a quiet stateless key past its throttle, an empty window, the
- * absence state of an account that is no longer watched.
- */
-function isStale(
-  rule: CompiledRule,
-  s: GroupState,
-  nowNs: bigint,
-  watched: ReadonlySet<string> | undefined,
-): boolean {
-  if (rule.window?.kind === 'absent') return !watched?.has(s.group.account ?? '');
-  if (rule.window) return !s.firing && s.times.length === 0;
-  return s.lastSentNs === undefined || nowNs - s.lastSentNs >= rule.throttleNs;
-}
-
-/**
- * Whether a match of a count window that has not fired yet can still be among the MAX_RECORDS newest records when
- * it fires. It fires on the match that brings the count to the threshold N; the i-th newest record then (i = 0 for
- * the newest) entered at a count of at least N − i (expiry only ever removes older matches), so a record entering
- * at a count of N − MAX_RECORDS or less is never shown and need not be kept. Most groups never get near N: at
- * 10,000 accounts this keeps a record digest in only the few that do. Sum windows keep theirs (amounts, not
- * counts, decide when they fire).
- */
-function mayBeShown(w: CompiledWindow, s: GroupState): boolean {
-  return w.kind !== 'count' || BigInt(s.times.length) > w.threshold - BigInt(MAX_RECORDS);
-}
-
-function windowAmount(w: CompiledWindow, f: Facts): bigint {
-  const net = f.net();
-  if (w.kind === 'debit_sum') return net < 0n ? -net : 0n;
-  if (w.kind === 'credit_sum') return net > 0n ? net : 0n;
-  return 1n;
 }
 
 function syntheticView(s: GroupState): Record<string, unknown> {

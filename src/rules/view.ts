@@ -5,6 +5,8 @@ import { formatHbar } from './amount.js';
 import type { Facts } from './facts.js';
 import { ALERT_TEXT_MAX, capText } from './cap-text.js';
 import { timestampToIso } from '../ledger/timestamp.js';
+import { tokenVariables } from './alert-variables.js';
+import { tokenMoves } from './token-moves.js';
 
 export function recordTimestamp(f: Facts): string {
   return f.tx?.consensus_timestamp ?? f.reward?.timestamp ?? '0';
@@ -33,8 +35,11 @@ function buildView(f: Facts, explorerLink: ExplorerLink): Record<string, unknown
     fee_tinybar: fee?.toString() ?? '',
     fee_hbar: fee === undefined ? '' : formatHbar(fee),
     consensus_time_utc: timestampToIso(f.timeNs()),
+    counterparty: f.tx ? f.counterparties().join(', ') : '',
   });
-  view.explorer_url = explorerLink(f.event.record);
+  if (f.tx) Object.assign(view, tokenVariables(alertRecord(f, explorerLink).tokens));
+  // A staking reward is no transaction: a transaction link template would render a broken link for it.
+  view.explorer_url = f.tx ? explorerLink(f.event.record) : '';
   return view;
 }
 
@@ -52,7 +57,8 @@ export function alertRecord(f: Facts, explorerLink: ExplorerLink): AlertRecord {
     amountTinybar: f.net().toString(),
     feeTinybar: f.tx?.charged_tx_fee.toString(),
     memo: f.tx ? capText(f.memo(), ALERT_TEXT_MAX) : undefined,
-    explorerUrl: explorerLink(f.event.record) || undefined,
+    explorerUrl: (f.tx && explorerLink(f.event.record)) || undefined,
+    tokens: tokenMoves(f),
   };
   return f.digest;
 }

@@ -1,6 +1,7 @@
 // Count and sum windows over consensus time: what is in the window after a match or a tick, and whether it fires.
 import type { CompiledWindow } from './compile.js';
-import { appendNewest, type GroupState } from './group-state.js';
+import { MAX_RECORDS, appendNewest, type GroupState } from './group-state.js';
+import type { Facts } from './facts.js';
 
 /** Sum windows keep at most this many entries per group; beyond it the oldest drop (under-counting, never noise). */
 export const MAX_WINDOW_ENTRIES = 10_000;
@@ -69,4 +70,23 @@ export function windowTotal(state: GroupState, w: CompiledWindow): bigint {
 
 export function windowHolds(state: GroupState, w: CompiledWindow): boolean {
   return windowTotal(state, w) >= w.threshold;
+}
+
+/**
+ * Whether a match of a count window that has not fired yet can still be among the MAX_RECORDS newest records when
+ * it fires. It fires on the match that brings the count to the threshold N; the i-th newest record then (i = 0 for
+ * the newest) entered at a count of at least N − i (expiry only ever removes older matches), so a record entering
+ * at a count of N − MAX_RECORDS or less is never shown and need not be kept. Most groups never get near N: at
+ * 10,000 accounts this keeps a record digest in only the few that do. Sum windows keep theirs (amounts, not
+ * counts, decide when they fire).
+ */
+export function mayBeShown(w: CompiledWindow, s: GroupState): boolean {
+  return w.kind !== 'count' || BigInt(s.times.length) > w.threshold - BigInt(MAX_RECORDS);
+}
+
+export function windowAmount(w: CompiledWindow, f: Facts): bigint {
+  const net = f.net();
+  if (w.kind === 'debit_sum') return net < 0n ? -net : 0n;
+  if (w.kind === 'credit_sum') return net > 0n ? net : 0n;
+  return 1n;
 }

@@ -31,6 +31,42 @@ describe('backtest report', () => {
     );
   });
 
+  it.each([
+    [
+      'a window firing: the newest record (the trigger), not the oldest listed',
+      'firing',
+      '1700000030.000000005',
+    ],
+    ['a resolve: its end time, not the oldest record of the episode', 'resolved', undefined],
+  ] as const)('dates %s', (_name, status, trigger) => {
+    const records = ['1700000000.000000001', '1700000010.000000002', '1700000030.000000005'].map((t) => ({
+      kind: 'transaction' as const,
+      consensusTimestamp: t,
+    }));
+    const base = { ...alert('burst', status), records, endsAt: '2023-11-14T22:14:00.000000000Z' };
+    const withTrigger = trigger
+      ? { ...base, trigger: { kind: 'transaction' as const, consensusTimestamp: trigger } }
+      : base;
+
+    const line = alertLine(withTrigger);
+
+    expect(line.slice(0, 30)).toBe(
+      status === 'firing' ? '2023-11-14T22:13:50.000000005Z' : '2023-11-14T22:14:00.000000000Z',
+    );
+  });
+
+  it('says what resolved it and why it fired', () => {
+    const resolved = {
+      ...alert('quiet', 'resolved'),
+      summary: 'no reward',
+      resolution: 'reward 1 HBAR at t',
+    };
+    const firing = { ...alert('big', 'firing'), summary: 'big debit', why: 'net debit 5 HBAR ≥ 1 HBAR' };
+
+    expect(alertLine(resolved)).toMatch(/: no reward — reward 1 HBAR at t$/);
+    expect(alertLine(firing)).toMatch(/: big debit \(net debit 5 HBAR ≥ 1 HBAR\)$/);
+  });
+
   it('counts per rule, every rule listed', () => {
     const alerts = [alert('a', 'firing'), alert('a', 'firing', '0.0.2'), alert('a', 'resolved')];
 

@@ -9,13 +9,26 @@ export interface RuleSummary {
   readonly accounts: number;
 }
 
+/**
+ * One line per transition, at the time it happened: the record that caused it (the newest of a window, not the
+ * oldest it lists), else the resolve or start time; so lines come out in time order.
+ */
 export function alertLine(alert: Alert): string {
-  const at = alert.records[0]?.consensusTimestamp;
-  const when = at ? timestampToIso(parseTimestamp(at)) : (alert.endsAt ?? alert.startsAt);
+  const newest = alert.status === 'firing' ? alert.records.at(-1) : undefined;
+  const at = (alert.trigger ?? newest)?.consensusTimestamp;
+  const when = at
+    ? timestampToIso(parseTimestamp(at))
+    : alert.status === 'resolved'
+      ? (alert.endsAt ?? alert.startsAt)
+      : alert.startsAt;
   const who = alert.account ? `${alert.account.name} (${alert.account.id})` : '-';
   // eslint-disable-next-line no-control-regex -- ledger text must not move the cursor
   const summary = alert.summary.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
-  return `${when} ${alert.severity.toUpperCase().padEnd(8)} ${alert.status.padEnd(8)} ${alert.ruleId} ${who}: ${summary}`;
+  const said = alert.status === 'resolved' && alert.resolution ? `${summary} — ${alert.resolution}` : summary;
+  const why = alert.status === 'firing' && alert.why ? ` (${alert.why})` : '';
+  // eslint-disable-next-line no-control-regex -- ledger text must not move the cursor
+  const text = `${said}${why}`.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return `${when} ${alert.severity.toUpperCase().padEnd(8)} ${alert.status.padEnd(8)} ${alert.ruleId} ${who}: ${text}`;
 }
 
 /** Every rule of the set, in order, with its counts (rules that would never have fired show zeros). */

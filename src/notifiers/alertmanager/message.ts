@@ -3,7 +3,7 @@
 // (now + 4 × resend_interval; it is re-sent before then); a per-record alert carries none, so Alertmanager ends it
 // after its own resolve_timeout.
 import type { Alert } from '../../rules/alert.js';
-import { accountLabel, formatAmount } from '../format.js';
+import { accountLabel, formatAmount, triggerRecord } from '../format.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
 import { presentNotification } from '../present.js';
 
@@ -27,7 +27,7 @@ export function alertmanagerAlerts(
 }
 
 function postable(alert: Alert, nowIso: string, generatorUrl?: string, firingEndsAt?: string): PostableAlert {
-  const record = alert.records[0];
+  const record = triggerRecord(alert);
   const link = record?.explorerUrl ?? generatorUrl;
   const endsAt =
     alert.status === 'resolved' ? (alert.endsAt ?? nowIso) : alert.resolves ? firingEndsAt : undefined;
@@ -49,7 +49,7 @@ function labels(alert: Alert): Record<string, string> {
 }
 
 function annotations(alert: Alert): Record<string, string> {
-  const record = alert.records[0];
+  const record = triggerRecord(alert);
   const out: Record<string, string> = {
     ...alert.annotations,
     summary: alert.summary,
@@ -62,6 +62,9 @@ function annotations(alert: Alert): Record<string, string> {
   if (record?.memo) out.memo = record.memo;
   if (record?.explorerUrl) out.explorer_url = record.explorerUrl;
   if (alert.matchCount > 1) out.match_count = String(alert.matchCount);
+  if (alert.why) out.why = alert.why;
+  if (alert.resolution) out.resolution = alert.resolution;
+  if (alert.accountUrl) out.account_url = alert.accountUrl;
   return out;
 }
 

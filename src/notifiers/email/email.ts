@@ -39,7 +39,8 @@ export const email: NotifierKind<EmailConfig> = {
             text: parts.text,
             html: parts.html,
             messageId: parts.messageId,
-            ...(parts.references ? { references: parts.references, inReplyTo: parts.references } : {}),
+            ...(parts.inReplyTo ? { inReplyTo: parts.inReplyTo } : {}),
+            ...(parts.references ? { references: parts.references } : {}),
           });
         } catch (err) {
           throw classifySmtpError(name, err);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testAlert, testAlerts, testRecord } from '../testing/alerts.js';
-import { emailMessage, escapeHtml } from './message.js';
+import { escapeHtml } from './html.js';
+import { emailMessage } from './message.js';
 
 describe('emailMessage', () => {
   it('puts severity and rule in the subject and strips header-breaking characters', () => {

@@ -1,18 +1,35 @@
-// Alert → email parts (pure): subject with severity and rule, a text part, an HTML part with every value
-// HTML-escaped, and a Message-ID stable per notification. Alert text is neutralised and capped first (present.ts),
-// and the body stops listing alerts at a size budget, so no memo makes a large email.
+// Alert → email parts (pure): subject with status and rule, a text part, an HTML part with every value
+// HTML-escaped and links to the explorer, a Message-ID stable per notification and thread headers per alert key.
+// Alert text is neutralised and capped first (present.ts), and the body stops listing alerts at a size budget, so
+// no memo makes a large email.
 import type { Alert } from '../../rules/alert.js';
-import { accountLabel, firstN, notificationSeverity, notificationTitle, recordFields } from '../format.js';
+import {
+  accountLabel,
+  alertHeadline,
+  explanationFields,
+  firstN,
+  formatConsensusTime,
+  isResolvedNotification,
+  notificationSeverity,
+  notificationTitle,
+  otherRecords,
+  recordFields,
+  triggerRecord,
+} from '../format.js';
 import { messageId, threadId } from '../identity.js';
 import { capText } from '../../rules/cap-text.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
 import { presentNotification } from '../present.js';
+import { emailHtml } from './html.js';
 
 export interface EmailParts {
   readonly subject: string;
   readonly text: string;
   readonly html: string;
   readonly messageId: string;
+  /** The thread of the (first) alert key: firing, repeats and resolve of one alert group together. */
+  readonly inReplyTo?: string;
+  /** The threads of every alert key in the notification (a digest joins each of its alerts' threads). */
   readonly references?: string;
 }
 
@@ -20,19 +37,21 @@ export interface EmailParts {
 export const SUBJECT_MAX = 200;
 /** Characters of alert blocks in the text part; alerts past it are counted in "and N more". */
 export const BODY_BUDGET = 32_000;
+/** Thread ids in References: a digest of hundreds of keys must not make a huge header. */
+export const MAX_REFERENCES = 20;
+/** Other records of a window listed under the trigger. */
+export const OTHERS_LISTED = 5;
 
 export function emailMessage(input: Notification, maxListed: number, domain: string): EmailParts {
   const notification = presentNotification(input);
   const alerts = notificationAlerts(notification);
-  const severity = notificationSeverity(notification).toUpperCase();
-  const rule = alerts[0]?.ruleId ?? '';
   const title = notificationTitle(notification);
   const { shown, more } = firstN(alerts, maxListed);
   const blocks = withinBudget(shown.map((alert) => alertLines(alert)));
   const omitted = more + shown.length - blocks.length;
   const tail = omitted > 0 ? [`and ${omitted} more`] : [];
   return {
-    subject: capText(oneLine(`[${severity}] ${rule}: ${title}`), SUBJECT_MAX - 30),
+    subject: capText(oneLine(emailSubject(notification, title)), SUBJECT_MAX - 30),
     text: [
       title,
       '',
@@ -43,11 +62,26 @@ export function emailMessage(input: Notification, maxListed: number, domain: str
       ...tail,
       '',
     ].join('\n'),
-    html: html(title, blocks, tail),
+    html: emailHtml(title, shown.slice(0, blocks.length), tail),
     // Identities from the alerts as stored, not as shown.
     messageId: messageId(input, domain),
-    ...(input.kind === 'single' ? { references: threadId(input.alert.key, domain) } : {}),
+    ...threading(input, domain),
   };
+}
+
+/** `[CRITICAL] rule: summary`, `[RESOLVED] rule: summary — what resolved it`; a digest's title names its rule. */
+function emailSubject(notification: Notification, title: string): string {
+  const status = isResolvedNotification(notification)
+    ? 'RESOLVED'
+    : notificationSeverity(notification).toUpperCase();
+  if (notification.kind === 'digest') return `[${status}] ${title}`;
+  return `[${status}] ${notification.alert.ruleId}: ${title}`;
+}
+
+function threading(input: Notification, domain: string): { inReplyTo?: string; references?: string } {
+  const keys = [...new Set(notificationAlerts(input).map((a) => a.key))].slice(0, MAX_REFERENCES);
+  const ids = keys.map((key) => threadId(key, domain));
+  return ids[0] ? { inReplyTo: ids[0], references: ids.join(' ') } : {};
 }
 
 /** The leading blocks whose text fits the budget (the first always does: its fields are capped). */
@@ -63,28 +97,30 @@ function withinBudget(blocks: string[][]): string[][] {
 }
 
 function alertLines(alert: Alert): string[] {
-  const lines = [`${alert.status.toUpperCase()} ${alert.summary}`];
+  const status = alert.status === 'resolved' ? 'RESOLVED' : 'FIRING';
+  const lines = [`${status} ${alertHeadline(alert)}`];
   if (alert.description) lines.push(alert.description);
+  lines.push(...explanationFields(alert).map(([k, v]) => `${k}: ${v}`));
   lines.push(`Rule: ${alert.ruleId}`, `Severity: ${alert.severity}`);
   const account = accountLabel(alert);
-  if (account) lines.push(`Account: ${account}`);
-  const record = alert.records[0];
+  if (account) lines.push(`Account: ${account}${alert.accountUrl ? ` ${alert.accountUrl}` : ''}`);
+  const record = triggerRecord(alert);
   if (record) {
     lines.push(...recordFields(record).map(([k, v]) => `${k}: ${v}`));
     if (record.memo) lines.push(`Memo: ${record.memo}`);
     if (record.explorerUrl) lines.push(`Explorer: ${record.explorerUrl}`);
   }
+  const others = otherRecords(alert);
+  if (others.length) {
+    const { shown, more } = firstN([...others].reverse(), OTHERS_LISTED);
+    lines.push(`Also in the window (${others.length}):`);
+    for (const r of shown)
+      lines.push(
+        `  - ${[r.transactionId, r.type, r.result, formatConsensusTime(r.consensusTimestamp)].filter(Boolean).join(' ')}`,
+      );
+    if (more > 0) lines.push(`  - and ${more} more`);
+  }
   return lines;
-}
-
-function html(title: string, blocks: string[][], tail: string[]): string {
-  const body = blocks.map((lines) => `<p>${lines.map(escapeHtml).join('<br>\n')}</p>`).join('\n');
-  const more = tail.map((t) => `<p><em>${escapeHtml(t)}</em></p>`).join('');
-  return `<!doctype html>\n<html><body>\n<h2>${escapeHtml(title)}</h2>\n${body}\n${more}\n</body></html>\n`;
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Header values: no CR/LF (header injection), no other control characters. */

@@ -59,7 +59,7 @@ describe('slack notifier against a Slack-like webhook server', () => {
 
     const delivered = sink
       .accepted()
-      .map((m) => /"text":"alert (\w+)"/.exec(JSON.stringify(m.blocks?.at(-1)))?.[1]);
+      .map((m) => /"text":"rule-(\w+) · /.exec(JSON.stringify(m.blocks?.at(-1)))?.[1]);
     expect(delivered.sort()).toEqual(['a', 'b', 'c']);
     alerts.forEach((a) => expect(env.outbox.status(a.id, 'ops')).toBe('sent'));
   });
@@ -82,7 +82,7 @@ describe('slack notifier against a Slack-like webhook server', () => {
 
     const delivered = sink
       .accepted()
-      .map((m) => /"text":"alert (\w+)"/.exec(JSON.stringify(m.blocks?.at(-1)))?.[1]);
+      .map((m) => /"text":"rule-(\w+) · /.exec(JSON.stringify(m.blocks?.at(-1)))?.[1]);
     expect(delivered.sort()).toEqual(ids);
     after.store.close();
     rmSync(dir, { recursive: true, force: true });

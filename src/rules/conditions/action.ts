@@ -66,4 +66,10 @@ export const action = defineCondition({
     const matches = actionPredicate(value);
     return (f) => (f.traces === undefined ? undefined : f.traces.some(matches));
   },
+  explain: (value: Action, f) => {
+    const hit = (f.traces ?? []).find(actionPredicate(value));
+    if (!hit) return 'a contract action matched';
+    const to = hit.recipient ?? hit.to ?? '?';
+    return `contract action ${hit.call_type} ${hit.call_operation_type} to ${to} (depth ${hit.call_depth})`;
+  },
 });

@@ -22,4 +22,5 @@ export const all = defineCondition({
   example: '[{ type: [CONTRACTCALL] }, { result: success }]',
   schema: (when) => z.array(when).min(1),
   compile: (value: WhenNode[], tools) => allOf(value.map(tools.compileTree)),
+  explain: (value: WhenNode[], f, tools) => value.map((n) => tools.explainTree(n, f)).join(' and '),
 });

@@ -20,4 +20,8 @@ export const any = defineCondition({
       return verdict;
     };
   },
+  explain: (value: WhenNode[], f, tools) => {
+    const hit = value.find((n) => tools.holds(n, f));
+    return hit ? tools.explainTree(hit, f) : 'one of the listed conditions';
+  },
 });

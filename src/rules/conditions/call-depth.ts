@@ -17,4 +17,8 @@ export const callDepth = defineCondition({
     if (f.traces === undefined) return undefined;
     return f.traces.some((a) => a.call_depth >= min);
   },
+  explain: (min: number, f) => {
+    const depth = (f.traces ?? []).reduce((m, a) => Math.max(m, a.call_depth), 0);
+    return `call depth ${depth} ≥ ${min}`;
+  },
 });

@@ -10,4 +10,6 @@ export const child = defineCondition({
   example: 'false',
   schema: () => z.boolean({ error: (i) => `expected true or false, got ${JSON.stringify(i.input)}` }),
   compile: (value: boolean) => (f) => f.tx !== undefined && f.tx.nonce > 0 === value,
+  explain: (value: boolean, f) =>
+    value ? `a child record (nonce ${f.tx?.nonce ?? 0})` : 'a top-level record',
 });

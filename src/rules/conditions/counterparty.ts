@@ -30,4 +30,9 @@ export const counterparty = defineCondition({
       return false;
     };
   },
+  explain: (value: Counterparty, f) => {
+    const list = new Set(value.in ?? value.not_in);
+    const hits = f.counterparties().filter((id) => list.has(id) === (value.in !== undefined));
+    return `HBAR sent to ${hits.slice(0, 5).join(', ')}${hits.length > 5 ? ` (+${hits.length - 5})` : ''} ${value.in ? 'in' : 'not in'} the list`;
+  },
 });

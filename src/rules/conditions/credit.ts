@@ -1,3 +1,4 @@
+import { hbarText } from '../why-text.js';
 import { defineCondition } from '../condition.js';
 import { HbarAmount } from '../values.js';
 
@@ -13,4 +14,5 @@ export const credit = defineCondition({
     const net = f.net();
     return net > 0n && net >= min;
   },
+  explain: (min: bigint, f) => `net credit ${hbarText(f.net())} ≥ ${hbarText(min)}`,
 });

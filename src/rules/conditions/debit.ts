@@ -1,3 +1,4 @@
+import { hbarText } from '../why-text.js';
 import { defineCondition } from '../condition.js';
 import { HbarAmount } from '../values.js';
 
@@ -17,4 +18,5 @@ export const debit = defineCondition({
       return net < 0n && net <= most;
     };
   },
+  explain: (min: bigint, f) => `net debit ${hbarText(-f.net())} ≥ ${hbarText(min)}`,
 });

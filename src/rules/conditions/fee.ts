@@ -1,3 +1,4 @@
+import { hbarText } from '../why-text.js';
 import { defineCondition } from '../condition.js';
 import { HbarAmount } from '../values.js';
 
@@ -10,4 +11,5 @@ export const fee = defineCondition({
   example: '"2 hbar"',
   schema: () => HbarAmount,
   compile: (min: bigint) => (f) => f.tx !== undefined && f.tx.charged_tx_fee >= min,
+  explain: (min: bigint, f) => `fee ${hbarText(f.tx?.charged_tx_fee ?? 0n)} ≥ ${hbarText(min)}`,
 });

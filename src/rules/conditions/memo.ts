@@ -83,4 +83,8 @@ export const memo = defineCondition({
     const needle = value.contains ?? '';
     return (f) => f.memoHead().includes(needle);
   },
+  explain: (value: Memo) =>
+    value.regex !== undefined
+      ? `memo matches /${value.regex}/${value.ignore_case ? 'i' : ''}`
+      : `memo contains ${JSON.stringify(value.contains)}${value.ignore_case ? ' (any case)' : ''}`,
 });

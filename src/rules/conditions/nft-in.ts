@@ -10,4 +10,6 @@ export const nftIn = defineCondition({
   example: '{ token_id: 0.0.1234567 }',
   schema: () => NftMove,
   compile: (value: NftMove) => nftMovePredicate(value, 'receiver_account_id'),
+  explain: (value: NftMove) =>
+    `NFT ${value.token_id}${value.serial === undefined ? '' : ` serial ${value.serial}`} received`,
 });

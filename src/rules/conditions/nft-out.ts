@@ -10,4 +10,6 @@ export const nftOut = defineCondition({
   example: '{ token_id: 0.0.1234567, serial: 42 }',
   schema: () => NftMove,
   compile: (value: NftMove) => nftMovePredicate(value, 'sender_account_id'),
+  explain: (value: NftMove) =>
+    `NFT ${value.token_id}${value.serial === undefined ? '' : ` serial ${value.serial}`} sent`,
 });

@@ -14,4 +14,5 @@ export const not = defineCondition({
       return v === undefined ? undefined : !v;
     };
   },
+  explain: (value: WhenNode, f, tools) => `not (${tools.explainTree(value, f)})`,
 });

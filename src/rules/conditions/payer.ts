@@ -11,4 +11,6 @@ export const payer = defineCondition({
   schema: () =>
     z.enum(['self', 'other'], { error: (i) => `expected self or other, got ${JSON.stringify(i.input)}` }),
   compile: (value: 'self' | 'other') => (f) => (f.payer() === f.account.id) === (value === 'self'),
+  explain: (value: 'self' | 'other', f) =>
+    `payer ${f.payer() ?? ''}${value === 'self' ? ' (the account itself)' : ' (another account)'}`,
 });

@@ -25,4 +25,10 @@ export const result = defineCondition({
     const names = new Set(value);
     return (f) => names.has(f.tx?.result ?? '');
   },
+  explain: (value, f) => {
+    const got = f.tx?.result ?? '';
+    if (value === 'success') return `result ${got} (a success)`;
+    if (value === 'fail') return `result ${got} (a failure)`;
+    return `result ${got} in the list`;
+  },
 });

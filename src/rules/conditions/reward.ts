@@ -1,3 +1,4 @@
+import { hbarText } from '../why-text.js';
 import { z } from 'zod';
 import { defineCondition } from '../condition.js';
 import { HbarAmount } from '../values.js';
@@ -22,5 +23,11 @@ export const reward = defineCondition({
     return (
       (value.min === undefined || amount >= value.min) && (value.max === undefined || amount <= value.max)
     );
+  },
+  explain: (value: Reward, f) => {
+    const amount = hbarText(f.reward?.amount ?? 0n);
+    const min = value.min === undefined ? '' : ` ≥ ${hbarText(value.min)}`;
+    const max = value.max === undefined ? '' : ` ≤ ${hbarText(value.max)}`;
+    return `staking reward ${amount}${min}${max}`;
   },
 });

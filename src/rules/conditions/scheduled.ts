@@ -10,4 +10,5 @@ export const scheduled = defineCondition({
   example: 'true',
   schema: () => z.boolean({ error: (i) => `expected true or false, got ${JSON.stringify(i.input)}` }),
   compile: (value: boolean) => (f) => f.tx !== undefined && f.tx.scheduled === value,
+  explain: (value: boolean) => (value ? 'a scheduled execution' : 'not a scheduled execution'),
 });

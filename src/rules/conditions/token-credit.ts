@@ -1,3 +1,4 @@
+import { unitsText } from '../why-text.js';
 import { defineCondition } from '../condition.js';
 import { TokenAmount, tokenAmountPredicate } from '../token-amount.js';
 
@@ -10,4 +11,6 @@ export const tokenCredit = defineCondition({
   example: '{ token_id: 0.0.456858, min: 1 }',
   schema: () => TokenAmount,
   compile: (value: TokenAmount) => tokenAmountPredicate(value, 1n),
+  explain: (value: TokenAmount, f) =>
+    `token ${value.token_id} credit ${unitsText(f.tokenNet(value.token_id))} ≥ ${unitsText(value.min)}`,
 });

@@ -27,4 +27,5 @@ export const type = defineCondition({
     const names = new Set(value);
     return (f) => names.has(f.tx?.name ?? '');
   },
+  explain: (_value: string[], f) => `type ${f.tx?.name ?? ''}`,
 });
