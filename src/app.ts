@@ -20,6 +20,7 @@ import { buildChannels, startRuntime, type Runtime } from './app/runtime.js';
 import { buildShared } from './app/shared.js';
 import { createAccountResolution } from './app/account-resolution.js';
 import { createResolvedAccountsRepo } from './app/resolved-accounts-repo.js';
+import { createQuarantine, type Quarantine } from './tail/quarantine.js';
 
 export interface AppOptions {
   readonly loaded: Loaded;
@@ -171,6 +172,7 @@ export function createApp(options: AppOptions): App {
         port: listen.port,
         registry: metrics.registry,
         readiness,
+        views: { '/quarantine': quarantineView(createQuarantine(store, clock)) },
       });
       const applied = await resolution.apply(loaded, true);
       shared.engines.replace(applied.ruleSet);
@@ -233,4 +235,9 @@ export function createApp(options: AppOptions): App {
     failure: () => failure,
   };
   return app;
+}
+
+/** GET /quarantine: the records the daemon could not read, oldest first, as `quarantine ls --json` shows them. */
+function quarantineView(quarantine: Quarantine): () => unknown {
+  return () => ({ total: quarantine.count(), records: quarantine.list(1000) });
 }

@@ -6,13 +6,14 @@ describe('http server', () => {
   let server: RunningHttpServer | undefined;
   afterEach(async () => server?.close());
 
-  async function start(checks: Record<string, ReadinessCheck>) {
+  async function start(checks: Record<string, ReadinessCheck>, views?: Record<string, () => unknown>) {
     const metrics = createMetrics({ version: '1.2.3' });
     server = await startHttpServer({
       host: '127.0.0.1',
       port: 0,
       registry: metrics.registry,
       readiness: () => checks,
+      ...(views ? { views } : {}),
     });
     return { metrics, url: server.url };
   }
@@ -57,5 +58,19 @@ describe('http server', () => {
 
     expect(res.status).toBe(404);
     expect(await res.text()).toContain('/metrics');
+  });
+
+  it('serves each read-only view as JSON, computed at each request, and lists it on a 404', async () => {
+    let calls = 0;
+    const { url } = await start({}, { '/quarantine': () => ({ total: ++calls }) });
+
+    const first = await fetch(`${url}/quarantine`);
+    const second = await fetch(`${url}/quarantine`);
+    const missing = await fetch(`${url}/nope`);
+
+    expect(first.headers.get('content-type')).toBe('application/json');
+    expect(await first.json()).toEqual({ total: 1 });
+    expect(await second.json()).toEqual({ total: 2 });
+    expect(await missing.text()).toContain('/quarantine');
   });
 });

@@ -1,4 +1,5 @@
-// The daemon's own HTTP endpoints: /metrics (Prometheus text), /healthz (alive), /readyz (ready to alert).
+// The daemon's own HTTP endpoints: /metrics (Prometheus text), /healthz (alive), /readyz (ready to alert), and
+// read-only JSON views of its state (e.g. /quarantine) that the composition root hands in.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
@@ -14,6 +15,8 @@ export interface HttpServerOptions {
   readonly registry: Registry;
   /** Named readiness checks; /readyz is 200 only when every one is ok. */
   readonly readiness: () => Readonly<Record<string, ReadinessCheck>>;
+  /** Read-only JSON views by path, e.g. `/quarantine`: nothing secret, nothing that changes state. */
+  readonly views?: Readonly<Record<string, () => unknown>>;
 }
 
 export interface RunningHttpServer {
@@ -47,9 +50,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         .end(`${JSON.stringify({ ready, checks })}\n`);
       return;
     }
-    res
-      .writeHead(404, { 'content-type': 'text/plain' })
-      .end('not found: try /metrics, /healthz or /readyz\n');
+    const view = path === undefined ? undefined : options.views?.[path];
+    if (view) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`${JSON.stringify(view())}\n`);
+      return;
+    }
+    const known = ['/metrics', '/healthz', '/readyz', ...Object.keys(options.views ?? {})];
+    res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: try ${known.join(', ')}\n`);
   });
   await listen(server, options.host, options.port);
   const address = server.address() as AddressInfo;

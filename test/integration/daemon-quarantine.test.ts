@@ -41,6 +41,10 @@ describe('an unreadable record', () => {
     env.ledger.ledger.inject(largeDebit('0.0.1003', 3_000n * HBAR, '0.0.1001', 'good'));
     await until(async () => has('could not be read') && has('treasury-hot: 3000'));
     await until(async () => (await invalidReads(url)) >= 4); // read again by several overlap re-scans
+    const view = (await (await fetch(`${url}/quarantine`)).json()) as {
+      total: number;
+      records: { field: string; stream: string }[];
+    };
     first.abort();
     expect(await first.done).toBe(0);
 
@@ -51,6 +55,8 @@ describe('an unreadable record', () => {
     expect(bodies.filter((b) => b.includes('treasury-hot: 3000'))).toHaveLength(1);
     expect(bodies.filter((b) => b.includes('treasury-hot: 2000'))).toHaveLength(0);
     expect(count(first.stdout(), 'ledger record quarantined')).toBe(1);
+    expect(view.total).toBe(1);
+    expect(view.records.map((r) => [r.stream, r.field])).toEqual([['tx:0.0.1003', 'memo_base64']]);
     expect(count(first.stdout(), 'ledger record cannot be read')).toBe(1);
 
     const ls = startCli(['quarantine', 'ls', '--config', env.configPath]);
