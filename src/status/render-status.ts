@@ -1,0 +1,284 @@
+// The status page: the status model (status-model.ts) laid out as one HTML document. Pure. Every value goes
+// through the `html` tag, which escapes it (html.ts); no script, no external resource: the page works under
+// `Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'`.
+import { html, type SafeHtml } from './html.js';
+import { formatAgo, formatDuration, formatTime } from './format-status.js';
+import { STATUS_CSS } from './status-css.js';
+import type { AlertRow, StatusModel } from './status-model.js';
+
+export function renderStatusPage(model: StatusModel): string {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>ledger-sentinel status</title>
+        <style>
+          ${STATUS_CSS}
+        </style>
+      </head>
+      <body>
+        ${header(model)}
+        <main>
+          ${health(model)} ${alerts(model)} ${streams(model)} ${silences(model)} ${rules(model)}
+          ${notifiers(model)}
+        </main>
+      </body>
+    </html> `.toString();
+}
+
+function header(model: StatusModel): SafeHtml {
+  const state = model.ready ? html`<span class="ok">ready</span>` : html`<span class="bad">not ready</span>`;
+  return html`<header>
+    <h1>ledger-sentinel</h1>
+    <span id="readiness">${state}</span>
+    <span class="muted"
+      >version ${model.version} · up ${formatDuration(model.uptimeSeconds)} · ${formatTime(model.now)}</span
+    >
+  </header>`;
+}
+
+function health(model: StatusModel): SafeHtml {
+  const rows = model.checks.map(
+    (c) =>
+      html`<tr>
+        <td>${c.name}</td>
+        <td class="${c.ok ? 'ok' : 'bad'}">${c.ok ? 'ok' : 'failing'}</td>
+        <td>${c.message}</td>
+      </tr>`,
+  );
+  const lag =
+    model.lagSeconds === undefined ? 'unknown (no page read yet)' : formatDuration(model.lagSeconds);
+  return html`<section id="health">
+    <h2>Query service and health</h2>
+    <div class="summary">
+      <span>lag behind consensus: <strong>${lag}</strong></span>
+      <span>tail strategy: <strong>${model.strategy ?? '—'}</strong></span>
+    </div>
+    <table>
+      <thead>
+        <tr>
+          <th>check</th>
+          <th>state</th>
+          <th>detail</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+  </section>`;
+}
+
+function alerts(model: StatusModel): SafeHtml {
+  const { firing } = model;
+  const more =
+    firing.total > firing.rows.length
+      ? html`<p class="muted">showing ${firing.rows.length} of ${firing.total} firing alerts</p>`
+      : '';
+  const firingTable =
+    firing.rows.length === 0
+      ? html`<p class="muted">no alert is firing</p>`
+      : alertTable(firing.rows, model.now, false);
+  const recent =
+    model.recent.length === 0
+      ? html`<p class="muted">no alert since the state was created</p>`
+      : alertTable(model.recent, model.now, true);
+  return html`<section id="alerts">
+    <h2>Firing alerts (${firing.total})</h2>
+    ${firingTable}${more}
+    <h2>Latest alerts</h2>
+    ${recent}
+  </section>`;
+}
+
+function alertTable(rows: readonly AlertRow[], now: number, withStatus: boolean): SafeHtml {
+  const head = html`<tr>
+    <th>severity</th>
+    ${withStatus ? html`<th>status</th>` : ''}
+    <th>rule</th>
+    <th>account</th>
+    <th>summary</th>
+    <th>memo</th>
+    <th>since</th>
+    <th>silence</th>
+    <th>ack</th>
+  </tr>`;
+  const body = rows.map(
+    (a) =>
+      html`<tr class="alert">
+        <td><span class="badge ${a.severity}">${a.severity}</span></td>
+        ${withStatus ? html`<td>${a.status}</td>` : ''}
+        <td><code>${a.ruleId}</code></td>
+        <td>${a.account}</td>
+        <td>${a.summary}</td>
+        <td class="memo mono">${a.memo}</td>
+        <td>${a.startsAt}<br /><span class="muted">${formatAgo(Date.parse(a.startsAt), now)}</span></td>
+        <td>${silenceCell(a)}</td>
+        <td>
+          ${a.ack ? html`by ${a.ack.by} at ${a.ack.at}<br />${a.ack.comment}` : html`<span class="muted">—</span>`}
+        </td>
+      </tr>`,
+  );
+  return html`<table>
+    <thead>
+      ${head}
+    </thead>
+    <tbody>
+      ${body}
+    </tbody>
+  </table>`;
+}
+
+function silenceCell(alert: AlertRow): SafeHtml {
+  const s = alert.silencedBy;
+  if (!s) return html`<span class="muted">—</span>`;
+  const where = s.notifiers.length > 0 ? ` on ${s.notifiers.join(', ')}` : '';
+  return html`<span class="warn">silenced${where}</span> <code>${s.id}</code><br />${s.comment}`;
+}
+
+function streams(model: StatusModel): SafeHtml {
+  const { summary, page, pages, first, rows } = model.streams;
+  const body = rows.map(
+    (s, i) =>
+      html`<tr>
+        <td class="num">${first + i}</td>
+        <td><code>${s.account}</code></td>
+        <td>${s.source}</td>
+        <td class="num">${formatDuration(s.seconds)}</td>
+      </tr>`,
+  );
+  const link = (n: number, label: string) =>
+    n >= 1 && n <= pages && n !== page
+      ? html`<a href="?streams_page=${n}">${label}</a>`
+      : html`<span class="muted">${label}</span>`;
+  return html`<section id="streams">
+    <h2>Streams (${summary.streams})</h2>
+    <div class="summary">
+      <span>p50 staleness: <strong>${formatDuration(summary.p50)}</strong></span>
+      <span>p99: <strong>${formatDuration(summary.p99)}</strong></span>
+      <span>max: <strong>${formatDuration(summary.max)}</strong></span>
+    </div>
+    <table>
+      <thead>
+        <tr>
+          <th class="num">#</th>
+          <th>account</th>
+          <th>source</th>
+          <th class="num">staleness</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${body}
+      </tbody>
+    </table>
+    <nav class="pager">
+      ${link(1, '« first')}${link(page - 1, '‹ stalest')}<span>page ${page} of ${pages}</span
+      >${link(page + 1, 'fresher ›')}${link(pages, 'last »')}
+    </nav>
+  </section>`;
+}
+
+function silences(model: StatusModel): SafeHtml {
+  const body = model.silences.map(
+    (s) =>
+      html`<tr>
+        <td><code>${s.id}</code></td>
+        <td class="${s.state === 'active' ? 'warn' : 'muted'}">${s.state}</td>
+        <td class="mono">${s.matchers.map((m, i) => html`${i > 0 ? ', ' : ''}${m.name}=${m.value}`)}</td>
+        <td>${s.startsAt === '' ? '—' : s.startsAt}</td>
+        <td>${s.endsAt}</td>
+        <td>${s.createdBy}${s.readOnly ? html` <span class="muted">(read-only)</span>` : ''}</td>
+        <td>${s.comment}</td>
+      </tr>`,
+  );
+  const table =
+    model.silences.length === 0
+      ? html`<p class="muted">no silence</p>`
+      : html`<table>
+          <thead>
+            <tr>
+              <th>id</th>
+              <th>state</th>
+              <th>matchers</th>
+              <th>starts</th>
+              <th>ends</th>
+              <th>created by</th>
+              <th>comment</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${body}
+          </tbody>
+        </table>`;
+  return html`<section id="silences">
+    <h2>Silences (${model.silences.length})</h2>
+    ${table}
+  </section>`;
+}
+
+function rules(model: StatusModel): SafeHtml {
+  const body = model.rules.map(
+    (r) =>
+      html`<tr>
+        <td><code>${r.id}</code></td>
+        <td><span class="badge ${r.severity}">${r.severity}</span></td>
+        <td>${r.source}</td>
+        <td class="num">${r.matches}</td>
+        <td>
+          ${r.lastMatchAt === undefined ? html`<span class="muted">none since start</span>` : html`${formatTime(r.lastMatchAt)} <span class="muted">(${formatAgo(r.lastMatchAt, model.now)})</span>`}
+        </td>
+      </tr>`,
+  );
+  return html`<section id="rules">
+    <h2>Rules (${model.rules.length})</h2>
+    <table>
+      <thead>
+        <tr>
+          <th>rule</th>
+          <th>severity</th>
+          <th>source</th>
+          <th class="num">matches since start</th>
+          <th>last match</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${body}
+      </tbody>
+    </table>
+  </section>`;
+}
+
+function notifiers(model: StatusModel): SafeHtml {
+  const body = model.notifiers.map(
+    (n) =>
+      html`<tr>
+        <td><code>${n.name}</code></td>
+        <td>${n.kind}</td>
+        <td class="num">${n.depth}</td>
+        <td>
+          ${n.pausedUntil !== undefined && n.pausedUntil > model.now ? html`<span class="warn">paused until ${formatTime(n.pausedUntil)}</span>` : html`<span class="ok">delivering</span>`}
+        </td>
+        <td>
+          ${n.lastError ? html`<span class="bad">${n.lastError.message}</span> <span class="muted">(${n.lastError.state === 'dead-lettered' ? 'dead-lettered' : 'retry'} ${formatTime(n.lastError.at)})</span>` : html`<span class="muted">—</span>`}
+        </td>
+      </tr>`,
+  );
+  return html`<section id="notifiers">
+    <h2>Notifiers (${model.notifiers.length})</h2>
+    <table>
+      <thead>
+        <tr>
+          <th>notifier</th>
+          <th>kind</th>
+          <th class="num">outbox depth</th>
+          <th>state</th>
+          <th>last error</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${body}
+      </tbody>
+    </table>
+  </section>`;
+}
