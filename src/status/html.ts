@@ -37,8 +37,12 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
 }
 
 function part(value: unknown): string {
-  if (value instanceof SafeHtml) return value.toString();
   if (Array.isArray(value)) return value.map(part).join('');
   if (value === undefined || value === null || value === false) return '';
-  return escapeHtml(String(value));
+  // A forged SafeHtml (no private field) or an object whose toString is not a function: never markup, never a throw.
+  try {
+    return value instanceof SafeHtml ? value.toString() : escapeHtml(String(value));
+  } catch {
+    return '[unprintable]';
+  }
 }
