@@ -18,7 +18,7 @@ export function renderStatusPage(model: StatusModel): string {
         </style>
       </head>
       <body>
-        ${header(model)}
+        ${header(model)} ${overview(model)}
         <main>
           ${health(model)} ${alerts(model)} ${streams(model)} ${silences(model)} ${rules(model)}
           ${notifiers(model)}
@@ -36,6 +36,28 @@ function header(model: StatusModel): SafeHtml {
       >version ${model.version} · up ${formatDuration(model.uptimeSeconds)} · ${formatTime(model.now)}</span
     >
   </header>`;
+}
+
+/** The figures to read first, one card each. */
+function overview(model: StatusModel): SafeHtml {
+  const { summary } = model.streams;
+  const depth = model.notifiers.reduce((n, x) => n + x.depth, 0);
+  const failing = model.notifiers.filter((n) => n.lastError).length;
+  const silenced = model.silences.filter((s) => s.state === 'active').length;
+  const card = (label: string, value: string, tone: string) =>
+    html`<div class="card ${tone}">
+      <div class="value">${value}</div>
+      <div class="label">${label}</div>
+    </div>`;
+  return html`<div class="cards" id="overview">
+    ${card('query service lag', model.lagSeconds === undefined ? '—' : formatDuration(model.lagSeconds), '')}
+    ${card('firing alerts', String(model.firing.total), model.firing.total > 0 ? 'bad' : 'ok')}
+    ${card(`streams · p99 staleness`, `${summary.streams} · ${formatDuration(summary.p99)}`, '')}
+    ${card('max staleness', formatDuration(summary.max), '')}
+    ${card('outbox depth', String(depth), depth > 0 ? 'warn' : 'ok')}
+    ${card('notifiers with errors', String(failing), failing > 0 ? 'bad' : 'ok')}
+    ${card('active silences', String(silenced), silenced > 0 ? 'warn' : '')}
+  </div>`;
 }
 
 function health(model: StatusModel): SafeHtml {
@@ -113,7 +135,11 @@ function alertTable(rows: readonly AlertRow[], now: number, withStatus: boolean)
         <td>${a.account}</td>
         <td>${a.summary}</td>
         <td class="memo mono">${a.memo}</td>
-        <td>${a.startsAt}<br /><span class="muted">${formatAgo(Date.parse(a.startsAt), now)}</span></td>
+        <td class="time" title="${a.startsAt}">
+          ${formatTime(Date.parse(a.startsAt))}<br /><span class="muted"
+            >${formatAgo(Date.parse(a.startsAt), now)}</span
+          >
+        </td>
         <td>${silenceCell(a)}</td>
         <td>
           ${a.ack ? html`by ${a.ack.by} at ${a.ack.at}<br />${a.ack.comment}` : html`<span class="muted">—</span>`}

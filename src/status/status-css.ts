@@ -6,7 +6,7 @@ header { display: flex; flex-wrap: wrap; gap: 8px 24px; align-items: baseline; b
 h1 { font-size: 20px; margin: 16px 0 8px; }
 h2 { font-size: 16px; margin: 24px 0 8px; }
 table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #8883; vertical-align: top; }
+th, td { text-align: left; padding: 3px 8px; border-bottom: 1px solid #8883; vertical-align: top; }
 th { font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 code, .mono { font-family: ui-monospace, monospace; font-size: 13px; overflow-wrap: anywhere; }
@@ -15,5 +15,11 @@ code, .mono { font-family: ui-monospace, monospace; font-size: 13px; overflow-wr
 .critical { color: var(--bad); } .warning { color: var(--warn); } .info { color: var(--muted); }
 .summary { display: flex; flex-wrap: wrap; gap: 8px 24px; margin: 4px 0 8px; }
 nav.pager { display: flex; gap: 12px; margin: 8px 0; }
+.cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 16px 0 0; }
+.card { border: 1px solid #8885; border-radius: 8px; padding: 8px 14px; min-width: 120px; }
+.card .value { font-size: 20px; font-weight: 600; font-variant-numeric: tabular-nums; }
+.card .label { font-size: 12px; color: var(--muted); }
+.card.ok .value { color: var(--ok); } .card.bad .value { color: var(--bad); } .card.warn .value { color: var(--warn); }
+td.time { white-space: nowrap; font-size: 13px; }
 .memo { white-space: pre-wrap; overflow-wrap: anywhere; }
 `;
