@@ -131,7 +131,7 @@ function alertTable(rows: readonly AlertRow[], now: number, withStatus: boolean)
       html`<tr class="alert">
         <td><span class="badge ${a.severity}">${a.severity}</span></td>
         ${withStatus ? html`<td>${a.status}</td>` : ''}
-        <td><code>${a.ruleId}</code></td>
+        <td class="rule"><code>${a.ruleId}</code></td>
         <td>${a.account}</td>
         <td>${a.summary}</td>
         <td class="memo mono">${a.memo}</td>
@@ -247,7 +247,7 @@ function rules(model: StatusModel): SafeHtml {
   const body = model.rules.map(
     (r) =>
       html`<tr>
-        <td><code>${r.id}</code></td>
+        <td class="rule"><code>${r.id}</code></td>
         <td><span class="badge ${r.severity}">${r.severity}</span></td>
         <td>${r.source}</td>
         <td class="num">${r.matches}</td>

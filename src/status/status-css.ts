@@ -21,5 +21,6 @@ nav.pager { display: flex; gap: 12px; margin: 8px 0; }
 .card .label { font-size: 12px; color: var(--muted); }
 .card.ok .value { color: var(--ok); } .card.bad .value { color: var(--bad); } .card.warn .value { color: var(--warn); }
 td.time { white-space: nowrap; font-size: 13px; }
+td.rule code { overflow-wrap: normal; white-space: nowrap; }
 .memo { white-space: pre-wrap; overflow-wrap: anywhere; }
 `;
