@@ -26,6 +26,8 @@ interface Page {
   locator(selector: string): Locator;
 }
 interface Locator {
+  first(): Locator;
+  locator(selector: string): Locator;
   count(): Promise<number>;
   allTextContents(): Promise<string[]>;
 }
