@@ -1,8 +1,11 @@
 // Bench 5 (status page): the cost of one GET / with 10,000 streams and 100 rules: the status model (sort and page
 // the streams, summarise staleness, match alerts against silences) plus the HTML, measured in-process, and the
 // same page through the daemon's HTTP server (node:http on 127.0.0.1). The inputs are built once (sample-inputs.ts):
-// gathering them from the store is a few indexed queries (src/app/status-inputs.ts), not measured here.
+// gathering them from the store (src/app/status-inputs.ts) is measured apart, on an outbox of 100,000 alerts.
+import { createOutbox } from '../src/notifiers/outbox.js';
+import { testAlert } from '../src/notifiers/testing/alerts.js';
 import { createMetrics } from '../src/observability/metrics.js';
+import { openStateStore } from '../src/state/store.js';
 import { startHttpServer } from '../src/observability/http-server.js';
 import { renderStatusPage } from '../src/status/render-status.js';
 import { buildStatusModel } from '../src/status/status-model.js';
@@ -35,6 +38,7 @@ export async function statusPageBench(options: BenchOptions): Promise<Figure[]> 
   const bytes = Buffer.byteLength(render(1));
   options.log(`model + HTML: median ${round(percentile(pages, 50))} ms over ${runs} runs, ${bytes} bytes`);
   const http = await httpTimes(render, options.quick ? 30 : 100);
+  const reads = storeReads(options.quick ? 20_000 : OUTBOX_ALERTS, options.quick ? 30 : 100);
   return [
     figure(SUITE, `model only (${STREAMS} streams, ${RULES} rules): median`, round(percentile(models, 50)), {
       unit: 'ms',
@@ -49,7 +53,49 @@ export async function statusPageBench(options: BenchOptions): Promise<Figure[]> 
       unit: 'ms',
       note: `p99 ${round(percentile(http, 99))} ms; ${Math.round(bytes / 1024)} KiB page`,
     }),
+    figure(
+      SUITE,
+      `store reads (outbox of ${reads.alerts} alerts): median`,
+      round(percentile(reads.times, 50)),
+      {
+        unit: 'ms',
+        note: `p99 ${round(percentile(reads.times, 99))} ms; depth, last errors, latest 20, firing 100 + count`,
+      },
+    ),
   ];
+}
+
+const OUTBOX_ALERTS = 100_000;
+
+/**
+ * What status-inputs.ts reads from the store on each request, on an outbox grown by a long run: most rows sent,
+ * 1 % dead-lettered, 1 % retrying, 1,000 alerts firing.
+ */
+function storeReads(alerts: number, runs: number): { alerts: number; times: number[] } {
+  let now = 0;
+  const store = openStateStore({ dir: ':memory:' });
+  const outbox = createOutbox(store, () => now);
+  store.transaction(() => {
+    for (let i = 0; i < alerts; i++) {
+      now = i;
+      const alert = testAlert({ key: `k${i}`, id: `a${i}`, resolves: i < 1000 });
+      outbox.enqueue(alert, ['ops', 'mail']);
+      if (i % 100 === 0) outbox.deadLetter([alert.id], 'ops', i, 'http_400');
+      else if (i % 100 === 1) outbox.reschedule([alert.id], 'mail', i + 60_000, 'http_503');
+      else if (i % 100 !== 2) for (const channel of ['ops', 'mail']) outbox.markSent([alert.id], channel, i);
+    }
+  });
+  const times = Array.from({ length: runs }, () =>
+    timed(() => {
+      outbox.depth();
+      outbox.lastErrors();
+      outbox.recent(20);
+      outbox.firing.list(100);
+      outbox.firing.size();
+    }),
+  );
+  store.close();
+  return { alerts, times };
 }
 
 async function httpTimes(render: (page: number) => string, runs: number): Promise<number[]> {
