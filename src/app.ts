@@ -21,6 +21,7 @@ import { buildShared } from './app/shared.js';
 import { createAccountResolution } from './app/account-resolution.js';
 import { createResolvedAccountsRepo } from './app/resolved-accounts-repo.js';
 import { createQuarantine, type Quarantine } from './tail/quarantine.js';
+import { statusPage } from './app/status-inputs.js';
 
 export interface AppOptions {
   readonly loaded: Loaded;
@@ -173,6 +174,7 @@ export function createApp(options: AppOptions): App {
         registry: metrics.registry,
         readiness,
         views: { '/quarantine': quarantineView(createQuarantine(store, clock)) },
+        statusPage: statusPage({ shared, loaded: () => loaded, runtime: () => runtime, readiness }),
       });
       const applied = await resolution.apply(loaded, true);
       shared.engines.replace(applied.ruleSet);
@@ -208,6 +210,7 @@ export function createApp(options: AppOptions): App {
       log.level = options.logLevel ?? next.config.log.level;
       shared.engines.replace(applied.ruleSet);
       await forgetRemovedRules(metrics, new Set(next.ruleSet.rules.map((r) => r.id)));
+      shared.ruleActivity.keepOnly(new Set(next.ruleSet.rules.map((r) => r.id)));
       runtime = startRuntime(shared, applied, channels);
       resolution.scheduleRetry(next, retryResolution);
       markLoaded(true);

@@ -23,6 +23,8 @@ export interface PipelineDeps extends EmitDeps {
   readonly verification: ContractVerification;
   /** Called after apply() enqueued alerts (the delivery worker's poke). */
   readonly onAlerts?: () => void;
+  /** Told the per-rule match counts of every committed page (the status page's "last match"). */
+  readonly onMatches?: (counts: ReadonlyMap<string, number>) => void;
 }
 
 export interface Prepared {
@@ -73,6 +75,7 @@ export function createPipelineHandler(deps: PipelineDeps): RecordHandler<Prepare
     committed(prepared) {
       const applied = matches.get(prepared);
       for (const [rule, n] of applied?.rules ?? []) deps.metrics.ruleMatches.inc({ rule }, n);
+      if (applied) deps.onMatches?.(applied.rules);
       countAlerts(deps.metrics, applied?.alerts ?? []);
       matches.delete(prepared);
     },

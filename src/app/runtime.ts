@@ -31,6 +31,7 @@ import { createSelfMonitor, type SelfMonitorState } from './self-monitor.js';
 import type { SelfMonitorRepo } from './self-monitor-repo.js';
 import { runTailLoop, type TailHealth } from './tail-loop.js';
 import { verifyFor } from './verify-adapter.js';
+import type { RuleActivity } from '../status/rule-activity.js';
 
 /** What outlives a reload. */
 export interface Shared {
@@ -50,10 +51,14 @@ export interface Shared {
   readonly selfMonitorRepo: SelfMonitorRepo;
   /** Notifiers paused by a receiver's Retry-After; kept across reloads so a pause's age is not reset. */
   readonly pauses: PauseBoard;
+  /** Matches per rule since start, for the status page. */
+  readonly ruleActivity: RuleActivity;
 }
 
 export interface Runtime {
   readonly worker: DeliveryWorker;
+  /** The status page reads the streams' staleness, the head and the strategy from it. */
+  readonly tailer: Tailer;
   /** Stops polling and timers; with graceMs, sends what is pending for at most that long first. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -94,6 +99,7 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
     routes,
     metrics,
     onAlerts: () => worker.poke(),
+    onMatches: (counts) => shared.ruleActivity.matched(counts),
   });
   const controller = new AbortController();
   const quarantine = createQuarantine(store, shared.clock);
@@ -111,6 +117,7 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
   const checks = startSelfMonitoring(shared, loaded, tailer, emit, quarantine);
   return {
     worker,
+    tailer,
     async stop(graceMs) {
       controller.abort();
       clearInterval(tick);

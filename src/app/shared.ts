@@ -17,6 +17,7 @@ import type { Shared } from './runtime.js';
 import { createSelfMonitorRepo } from './self-monitor-repo.js';
 import { createTailHealth } from './tail-loop.js';
 import { createPauseBoard } from '../notifiers/pause-board.js';
+import { createRuleActivity } from '../status/rule-activity.js';
 
 export interface SharedOptions {
   readonly loaded: Loaded;
@@ -61,6 +62,7 @@ export function buildShared(options: SharedOptions): { shared: Shared; secrets: 
     selfMonitor: selfMonitorRepo.load(),
     selfMonitorRepo,
     pauses: createPauseBoard(),
+    ruleActivity: createRuleActivity(clock),
   };
   return { shared, secrets: { set: (next) => (values = collectSecrets(Config, next)) } };
 }

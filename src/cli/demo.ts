@@ -167,7 +167,7 @@ async function runDaemon(
   ctx.stdout.write(
     [
       `ledger-sentinel demo: simulated ledger at ${places.ledgerUrl}, Slack-like sink at ${places.slackUrl}`,
-      `metrics and readiness at ${app.httpUrl() ?? '?'}/metrics and /readyz; ${result.loaded.ruleSet.rules.length} example rules, ${result.loaded.accounts.length} accounts`,
+      `status page at ${app.httpUrl() ?? '?'}/, metrics and readiness at /metrics and /readyz; ${result.loaded.ruleSet.rules.length} example rules, ${result.loaded.accounts.length} accounts`,
       'alerts appear below within seconds; Ctrl-C stops',
       '',
     ].join('\n'),

@@ -16,6 +16,8 @@ export interface FiringSet {
    */
   delivered(channel: string, afterKey: string, limit: number): Alert[];
   size(): number;
+  /** The first `limit` firing alerts by key (the status page). */
+  list(limit: number): Alert[];
 }
 
 export function createFiringSet(store: StateStore): FiringSet {
@@ -37,6 +39,9 @@ export function createFiringSet(store: StateStore): FiringSet {
      ORDER BY f.key LIMIT ?`,
   );
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM outbox_firing');
+  const first = db.prepare<[number], { alert_json: string }>(
+    'SELECT alert_json FROM outbox_firing ORDER BY key LIMIT ?',
+  );
   return {
     record(alert) {
       if (!alert.resolves) return;
@@ -49,6 +54,7 @@ export function createFiringSet(store: StateStore): FiringSet {
     delivered: (channel, afterKey, limit) =>
       page.all(afterKey, channel, limit).map((row) => JSON.parse(row.alert_json) as Alert),
     size: () => count.get()?.n ?? 0,
+    list: (limit) => first.all(limit).map((row) => JSON.parse(row.alert_json) as Alert),
   };
 }
 

@@ -49,6 +49,17 @@ export interface Outbox {
   status(alertId: string, channel: string): DeliveryStatus | undefined;
   /** Pending deliveries per channel, whatever their next attempt (for the outbox_depth gauge). */
   depth(): Map<string, number>;
+  /** The latest `limit` alerts enqueued, newest first (the status page). */
+  recent(limit: number): Alert[];
+  /** Per channel, the error of its latest failed delivery still retrying or dead-lettered (the status page). */
+  lastErrors(): Map<string, ChannelError>;
+}
+
+export interface ChannelError {
+  readonly message: string;
+  /** When it was dead-lettered, or when it is retried next (ms since epoch). */
+  readonly at: number;
+  readonly state: 'retrying' | 'dead-lettered';
 }
 
 const SCHEMA = `
@@ -153,6 +164,28 @@ export function createOutbox(store: StateStore, clock: () => number): Outbox {
         )
         .all() as { channel: string; n: number }[];
       return new Map(rows.map((r) => [r.channel, r.n]));
+    },
+    recent: (limit) =>
+      (
+        db.prepare('SELECT alert_json FROM outbox_alert ORDER BY rowid DESC LIMIT ?').all(limit) as {
+          alert_json: string;
+        }[]
+      ).map((row) => JSON.parse(row.alert_json) as Alert),
+    lastErrors() {
+      // Attempts > 0: a pending row postponed by a pause or pacing carries a reason but has not failed.
+      const rows = db
+        .prepare(
+          `SELECT channel, last_error AS message, max(coalesce(done_at, next_at)) AS at, status
+          FROM outbox_delivery WHERE last_error IS NOT NULL
+          AND (status = 'dead' OR (status = 'pending' AND attempts > 0)) GROUP BY channel`,
+        )
+        .all() as { channel: string; message: string; at: number; status: string }[];
+      return new Map(
+        rows.map((r) => [
+          r.channel,
+          { message: r.message, at: r.at, state: r.status === 'dead' ? 'dead-lettered' : 'retrying' },
+        ]),
+      );
     },
   };
 }

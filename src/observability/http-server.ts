@@ -1,8 +1,9 @@
-// The daemon's own HTTP endpoints: /metrics (Prometheus text), /healthz (alive), /readyz (ready to alert), and
-// read-only JSON views of its state (e.g. /quarantine) that the composition root hands in.
+// The daemon's own HTTP endpoints: / (the status page, HTML), /metrics (Prometheus text), /healthz (alive),
+// /readyz (ready to alert), and read-only JSON views of its state (e.g. /quarantine) that the composition root hands in.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { serveHtml, type HtmlPage } from './html-route.js';
 
 export interface ReadinessCheck {
   readonly ok: boolean;
@@ -17,6 +18,8 @@ export interface HttpServerOptions {
   readonly readiness: () => Readonly<Record<string, ReadinessCheck>>;
   /** Read-only JSON views by path, e.g. `/quarantine`: nothing secret, nothing that changes state. */
   readonly views?: Readonly<Record<string, () => unknown>>;
+  /** The read-only status page at `/` (html-route.ts). */
+  readonly statusPage?: HtmlPage;
 }
 
 export interface RunningHttpServer {
@@ -50,12 +53,22 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         .end(`${JSON.stringify({ ready, checks })}\n`);
       return;
     }
+    if (options.statusPage && (path === '/' || path === '/favicon.ico')) {
+      serveHtml(res, path, req.url ?? '/', options.statusPage);
+      return;
+    }
     const view = path === undefined ? undefined : options.views?.[path];
     if (view) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(`${JSON.stringify(view())}\n`);
       return;
     }
-    const known = ['/metrics', '/healthz', '/readyz', ...Object.keys(options.views ?? {})];
+    const known = [
+      ...(options.statusPage ? ['/'] : []),
+      '/metrics',
+      '/healthz',
+      '/readyz',
+      ...Object.keys(options.views ?? {}),
+    ];
     res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: try ${known.join(', ')}\n`);
   });
   await listen(server, options.host, options.port);

@@ -1,0 +1,77 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { renderStatusPage } from './render-status.js';
+import { buildStatusModel } from './status-model.js';
+import { sampleStatusInputs, type SampleOptions } from './testing/sample-inputs.js';
+
+const HOSTILE = '<img src=x onerror=alert(1)><script>alert(2)</script>';
+
+function page(options: SampleOptions & { streamsPage?: number } = {}): string {
+  const inputs = sampleStatusInputs(options);
+  return renderStatusPage(buildStatusModel({ ...inputs, streamsPage: options.streamsPage ?? 1 }));
+}
+
+/** The tags of a document, in order: what an injection would change. */
+function tags(html: string): string[] {
+  return [...html.matchAll(/<\/?([a-zA-Z][a-zA-Z0-9]*)/g)].map((m) => m[0]);
+}
+
+describe('status page', () => {
+  it('shows every section', () => {
+    const html = page();
+
+    for (const id of ['health', 'alerts', 'streams', 'silences', 'rules', 'notifiers'])
+      expect(html).toContain(`<section id="${id}">`);
+    expect(html).toContain('lag behind consensus: <strong>2.5 s</strong>');
+    expect(html).toContain('page 1 of 1');
+  });
+
+  it('renders a hostile memo as text: the same tags as a plain one, the memo escaped', () => {
+    const hostile = page({ text: HOSTILE });
+
+    expect(tags(hostile)).toEqual(tags(page({ text: 'payroll' })));
+    expect(hostile).toContain('&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;');
+    expect(hostile).not.toMatch(/<script|<img/i);
+  });
+
+  it('keeps its markup whatever text the ledger puts in memos, names, labels and notifier errors', () => {
+    const plain = tags(page({ text: 'payroll' }));
+
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 64 }), (text) => {
+        expect(tags(page({ text }))).toEqual(plain);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('links the neighbouring pages of streams and not the current one', () => {
+    const html = page({ streams: 10_000, streamsPage: 2 });
+
+    expect(html).toContain('page 2 of 200');
+    expect(html).toContain('<a href="?streams_page=1">« first</a>');
+    expect(html).toContain('<a href="?streams_page=3">fresher ›</a>');
+    expect(html).toContain('<a href="?streams_page=200">last »</a>');
+    expect(html).not.toContain('href="?streams_page=2"');
+    const section = html.slice(
+      html.indexOf('<section id="streams">'),
+      html.indexOf('<section id="silences">'),
+    );
+    expect(section.match(/<tr>\s*<td class="num">/g)).toHaveLength(50);
+    expect(section).toMatch(/<td class="num">51<\/td>/);
+  });
+
+  it('says when an alert is silenced, on which notifier, and when a notifier is paused or failing', () => {
+    const html = page();
+
+    expect(html).toContain('silenced on ops-slack');
+    expect(html).toMatch(/paused until 2026-11-25T12:00:30Z/);
+    expect(html).toMatch(/<span class="bad">payroll<\/span>/);
+  });
+
+  it('has no script and loads nothing: it works under default-src none', () => {
+    const html = page({ streams: 100, rules: 10, firing: 5 });
+
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|\son[a-z]+=|javascript:|src=|url\(/i);
+  });
+});

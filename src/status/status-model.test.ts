@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { testAlert } from '../notifiers/testing/alerts.js';
+import { buildStatusModel, STREAMS_PER_PAGE, streamsPage } from './status-model.js';
+import { configSilences, silenceFor, silenceState } from './status-silence.js';
+import { SAMPLE_NOW, sampleStatusInputs } from './testing/sample-inputs.js';
+
+const streams = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ account: `0.0.${1000 + i}`, source: 'transactions', seconds: i }));
+
+describe('status model', () => {
+  it.each([
+    [1, 1, 10_000],
+    [2, 51, 9_950],
+    [200, 9_951, 50],
+    [201, 9_951, 50],
+    [0, 1, 10_000],
+    [-3, 1, 10_000],
+    [Number.NaN, 1, 10_000],
+  ])('pages 10,000 streams stalest first: page %d starts at rank %d (%d s)', (page, first, seconds) => {
+    const model = streamsPage(streams(10_000), page);
+
+    expect(model.pages).toBe(200);
+    expect(model.first).toBe(first);
+    expect(model.rows).toHaveLength(STREAMS_PER_PAGE);
+    expect(model.rows[0]?.seconds).toBe(seconds - 1);
+    expect(model.summary).toEqual({ streams: 10_000, p50: 4999, p99: 9899, max: 9999 });
+  });
+
+  it('has one empty page without streams', () => {
+    expect(streamsPage([], 3)).toMatchObject({
+      page: 1,
+      pages: 1,
+      rows: [],
+      summary: { streams: 0, max: 0 },
+    });
+  });
+
+  it('is ready only when every check is ok', () => {
+    const inputs = sampleStatusInputs();
+    const failing = { ...inputs, checks: { ...inputs.checks, state: { ok: false, message: 'closed' } } };
+
+    expect(buildStatusModel(inputs).ready).toBe(true);
+    expect(buildStatusModel(failing).ready).toBe(false);
+  });
+
+  it('lists critical alerts first, then by start', () => {
+    const inputs = sampleStatusInputs();
+    const firing = [
+      testAlert({ key: 'b', severity: 'warning', startsAt: '2026-01-01T00:00:00Z' }),
+      testAlert({ key: 'c', severity: 'critical', startsAt: '2026-01-02T00:00:00Z' }),
+      testAlert({ key: 'a', severity: 'critical', startsAt: '2026-01-01T00:00:00Z' }),
+    ];
+
+    const model = buildStatusModel({ ...inputs, firing, firingTotal: 3 });
+
+    expect(model.firing.rows.map((r) => r.key)).toEqual(['a', 'c', 'b']);
+  });
+
+  it('shows which silence holds an alert back, on which notifiers, and its acknowledgement', () => {
+    const inputs = sampleStatusInputs();
+    const alert = testAlert({ ruleId: 'rule-0', key: 'rule-0/x' });
+    const acks = [{ alertKey: 'rule-0/x', by: 'alice', at: '2026-11-25T11:00:00Z', comment: 'looking' }];
+
+    const [row] = buildStatusModel({ ...inputs, firing: [alert], acks }).firing.rows;
+
+    expect(row?.silencedBy).toEqual({ id: 'config-1', comment: 'payroll', notifiers: ['ops-slack'] });
+    expect(row?.ack).toEqual(acks[0]);
+  });
+
+  it('neutralises and caps ledger text (bidi overrides, control characters, huge memos)', () => {
+    const memo = `\u202Egnp.exe\u0000${'x'.repeat(10_000)}`;
+    const alert = testAlert({ records: [{ kind: 'transaction', consensusTimestamp: '1.0', memo }] });
+
+    const [row] = buildStatusModel({ ...sampleStatusInputs(), firing: [alert] }).firing.rows;
+
+    expect(row?.memo.startsWith('\\u{202E}gnp.exe\\u{0}')).toBe(true);
+    expect(row?.memo.length).toBeLessThan(400);
+  });
+
+  it('orders rules by their last match, never-matched ones last', () => {
+    const inputs = sampleStatusInputs({ rules: 3 });
+    const ruleActivity = new Map([
+      ['rule-2', { matches: 1, lastMatchAt: SAMPLE_NOW - 10 }],
+      ['rule-1', { matches: 5, lastMatchAt: SAMPLE_NOW - 1000 }],
+    ]);
+
+    const model = buildStatusModel({ ...inputs, ruleActivity });
+
+    expect(model.rules.map((r) => [r.id, r.matches])).toEqual([
+      ['rule-2', 1],
+      ['rule-1', 5],
+      ['rule-0', 0],
+    ]);
+  });
+});
+
+describe('silences on the status page', () => {
+  const now = Date.parse('2026-11-25T12:00:00Z');
+  const [silence] = configSilences([
+    {
+      rule: 'large-debit',
+      account: 'treasury-hot',
+      labels: { team: 'treasury' },
+      notifiers: ['ops'],
+      starts_at: '2026-11-25T11:00:00Z',
+      ends_at: '2026-11-25T13:00:00Z',
+      comment: 'maintenance',
+    },
+  ]);
+
+  it('turns a config silence into matchers, read-only', () => {
+    expect(silence).toEqual({
+      id: 'config-1',
+      matchers: [
+        { name: 'rule', value: 'large-debit' },
+        { name: 'account', value: 'treasury-hot' },
+        { name: 'team', value: 'treasury' },
+        { name: 'notifier', value: 'ops' },
+      ],
+      startsAt: '2026-11-25T11:00:00Z',
+      endsAt: '2026-11-25T13:00:00Z',
+      createdBy: 'config file',
+      comment: 'maintenance',
+      readOnly: true,
+    });
+  });
+
+  it.each([
+    ['2026-11-25T10:00:00Z', 'pending'],
+    ['2026-11-25T12:00:00Z', 'active'],
+    ['2026-11-25T13:00:00Z', 'expired'],
+  ] as const)('at %s is %s', (at, state) => {
+    expect(silence && silenceState(silence, Date.parse(at))).toBe(state);
+  });
+
+  it.each([
+    [{}, true],
+    [{ ruleId: 'other' }, false],
+    [{ account: { id: '0.0.1234', name: 'other', labels: { team: 'treasury' } } }, false],
+    [{ account: { id: 'treasury-hot', name: 'x', labels: {} }, labels: { team: 'treasury' } }, true],
+    [{ labels: { team: 'ops' }, account: { id: '0.0.1', name: 'treasury-hot', labels: {} } }, false],
+  ])('matches an alert like the delivery worker does (%j → %s)', (overrides, expected) => {
+    const alert = testAlert(overrides);
+
+    expect(silenceFor(alert, silence ? [silence] : [], now) !== undefined).toBe(expected);
+  });
+});

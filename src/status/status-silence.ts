@@ -1,0 +1,68 @@
+// Silences as the status page shows them, whatever their origin: the config file's `silences:` today, runtime
+// silences from the state store later (they are passed in as the same plain shape). A matcher is an equality on
+// `rule`, `account` (id or name), `notifier` (only on that notifier) or any other name = a label of the alert
+// or its account: the semantics of the delivery worker's findSilence (src/notifiers/route.ts).
+import type { Silence } from '../notifiers/schema.js';
+import type { Alert } from '../rules/alert.js';
+
+export interface SilenceMatcher {
+  readonly name: string;
+  readonly value: string;
+}
+
+export interface StatusSilence {
+  readonly id: string;
+  readonly matchers: readonly SilenceMatcher[];
+  /** ISO 8601; '' = from the start. */
+  readonly startsAt: string;
+  readonly endsAt: string;
+  readonly createdBy: string;
+  readonly comment: string;
+  /** Defined in the config file: changed by editing it, not at runtime. */
+  readonly readOnly: boolean;
+}
+
+export type SilenceState = 'active' | 'pending' | 'expired';
+
+/** The config file's silences, numbered in file order (`config-1` is the first). */
+export function configSilences(silences: readonly Silence[]): StatusSilence[] {
+  return silences.map((s, i) => ({
+    id: `config-${i + 1}`,
+    matchers: [
+      ...(s.rule !== undefined ? [{ name: 'rule', value: s.rule }] : []),
+      ...(s.account !== undefined ? [{ name: 'account', value: s.account }] : []),
+      ...Object.entries(s.labels ?? {}).map(([name, value]) => ({ name, value })),
+      ...(s.notifiers ?? []).map((value) => ({ name: 'notifier', value })),
+    ],
+    startsAt: s.starts_at ?? '',
+    endsAt: s.ends_at,
+    createdBy: 'config file',
+    comment: s.comment,
+    readOnly: true,
+  }));
+}
+
+export function silenceState(silence: StatusSilence, now: number): SilenceState {
+  if (silence.startsAt !== '' && Date.parse(silence.startsAt) > now) return 'pending';
+  return Date.parse(silence.endsAt) > now ? 'active' : 'expired';
+}
+
+/** The first active silence that holds the alert back on at least one notifier. */
+export function silenceFor(
+  alert: Alert,
+  silences: readonly StatusSilence[],
+  now: number,
+): StatusSilence | undefined {
+  return silences.find(
+    (s) => silenceState(s, now) === 'active' && s.matchers.every((m) => matches(m, alert)),
+  );
+}
+
+function matches(matcher: SilenceMatcher, alert: Alert): boolean {
+  if (matcher.name === 'notifier') return true; // which notifiers: shown with the silence, not a property of the alert
+  if (matcher.name === 'rule') return alert.ruleId === matcher.value;
+  if (matcher.name === 'account')
+    return alert.account?.id === matcher.value || alert.account?.name === matcher.value;
+  const labels = { ...alert.account?.labels, ...alert.labels };
+  return labels[matcher.name] === matcher.value;
+}
