@@ -96,3 +96,8 @@ export function parseLongZeroAddress(text: string): LongZeroParse {
   if (num > MAX_NUM) return { ok: false, reason: 'range' };
   return { ok: true, id: { shard: 0n, realm: 0n, num } };
 }
+
+/** A staking reward transfer's account: `"0.0.N"`, or an encoded id as a number in older shapes. */
+export function rewardAccountId(account: string | number): string {
+  return typeof account === 'number' ? formatEntityId(decodeEntityId(BigInt(account))) : account;
+}

@@ -10,7 +10,7 @@
 //   read at most twice.
 // - settled: every poll reads only `gt:<safe>&lte:<H − overlap>` (H from the round's head probe) and moves
 //   `safe` there. Each row is read once, and handed over `overlap` later than in immediate mode.
-import { decodeEntityId, formatEntityId } from '../ledger/entity-id.js';
+import { rewardAccountId } from '../ledger/entity-id.js';
 import type { Transaction } from '../ledger/schema.js';
 import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
 import type { PollResult } from './account-tailer.js';
@@ -215,10 +215,7 @@ function matches(tx: Transaction, ts: bigint, index: GlobalIndex): Delivery[] {
   }
   const seen = new Set<string>();
   for (const reward of tx.staking_reward_transfers) {
-    const id =
-      typeof reward.account === 'number'
-        ? formatEntityId(decodeEntityId(BigInt(reward.account)))
-        : reward.account;
+    const id = rewardAccountId(reward.account);
     const stream = index.rewards.get(id);
     if (!stream || seen.has(id)) continue;
     seen.add(id);

@@ -2,7 +2,7 @@
 // records; a record that names the account nowhere (a faulty or hostile server, a proxy mixing up responses) must
 // not be alerted under it (docs/tailing.md, "Attribution"). Deliberately wider than the service's own account.id
 // filter (match-account.ts): any mention counts, so a record the service may rightly return is never refused.
-import { ENTITY_ID_PATTERN, decodeEntityId, formatEntityId } from '../ledger/entity-id.js';
+import { ENTITY_ID_PATTERN, rewardAccountId } from '../ledger/entity-id.js';
 import type { StakingReward, Transaction } from '../ledger/schema.js';
 
 export function involvesAccount(record: Transaction | StakingReward, accountId: string): boolean {
@@ -15,10 +15,6 @@ export function involvesAccount(record: Transaction | StakingReward, accountId: 
   for (const t of tx.token_transfers) if (t.account === accountId) return true;
   for (const n of tx.nft_transfers)
     if (n.sender_account_id === accountId || n.receiver_account_id === accountId) return true;
-  for (const r of tx.staking_reward_transfers) if (rewardAccount(r.account) === accountId) return true;
+  for (const r of tx.staking_reward_transfers) if (rewardAccountId(r.account) === accountId) return true;
   return false;
-}
-
-function rewardAccount(account: string | number): string {
-  return typeof account === 'number' ? formatEntityId(decodeEntityId(BigInt(account))) : account;
 }

@@ -1,7 +1,7 @@
 // The tail records a transaction makes for the watch list, matched exactly as the global tailer does: the
 // transaction for each watched account it involves, and the staking rewards paid with it. Shared by the backtest
 // and `ledger-sentinel test`, so both see the records the daemon would.
-import { decodeEntityId, formatEntityId } from '../../ledger/entity-id.js';
+import { rewardAccountId } from '../../ledger/entity-id.js';
 import type { Transaction } from '../../ledger/schema.js';
 import { matchAccounts } from '../../tail/match-account.js';
 import type { TailRecord } from '../../tail/record-handler.js';
@@ -25,10 +25,7 @@ export function recordsOf(tx: Transaction, watch: WatchList): TailRecord[] {
       out.push({ source: 'transactions', record: tx, account });
   }
   for (const reward of tx.staking_reward_transfers) {
-    const id =
-      typeof reward.account === 'number'
-        ? formatEntityId(decodeEntityId(BigInt(reward.account)))
-        : reward.account;
+    const id = rewardAccountId(reward.account);
     const account = watch.byId.get(id);
     if (!account || !(account.sources ?? ['rewards']).includes('rewards')) continue;
     out.push({
