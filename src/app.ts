@@ -21,6 +21,7 @@ import { buildShared } from './app/shared.js';
 import { createAccountResolution } from './app/account-resolution.js';
 import { createResolvedAccountsRepo } from './app/resolved-accounts-repo.js';
 import { createQuarantine, type Quarantine } from './tail/quarantine.js';
+import { createApiRouter } from './api/api-router.js';
 
 export interface AppOptions {
   readonly loaded: Loaded;
@@ -173,6 +174,13 @@ export function createApp(options: AppOptions): App {
         registry: metrics.registry,
         readiness,
         views: { '/quarantine': quarantineView(createQuarantine(store, clock)) },
+        api: createApiRouter({
+          ...shared.controls,
+          http: () => loaded.config.http,
+          readiness,
+          reload: () => app.reloadFromDisk(),
+          ...{ clock, log, metrics },
+        }),
       });
       const applied = await resolution.apply(loaded, true);
       shared.engines.replace(applied.ruleSet);
@@ -205,6 +213,7 @@ export function createApp(options: AppOptions): App {
       if (lost) throw new Error('the state store was lost: not reloading');
       loaded = next;
       secrets.set(next.config);
+      shared.controls.apply(next.config);
       log.level = options.logLevel ?? next.config.log.level;
       shared.engines.replace(applied.ruleSet);
       await forgetRemovedRules(metrics, new Set(next.ruleSet.rules.map((r) => r.id)));

@@ -9,6 +9,7 @@ import { createChannels, type Channel } from '../notifiers/channels.js';
 import type { DeliveryWorker } from '../notifiers/delivery-worker.js';
 import type { Outbox } from '../notifiers/outbox.js';
 import type { PauseBoard } from '../notifiers/pause-board.js';
+import type { RuntimeControls } from './runtime-controls.js';
 import type { Route } from '../notifiers/schema.js';
 import type { LedgerClient } from '../ledger/client.js';
 import type { RecordHandler } from '../tail/record-handler.js';
@@ -50,6 +51,8 @@ export interface Shared {
   readonly selfMonitorRepo: SelfMonitorRepo;
   /** Notifiers paused by a receiver's Retry-After; kept across reloads so a pause's age is not reset. */
   readonly pauses: PauseBoard;
+  /** API silences, acks and inhibition rules (notifiers/suppression.ts), kept across reloads. */
+  readonly controls: RuntimeControls;
 }
 
 export interface Runtime {
@@ -83,6 +86,7 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
     logger: log,
     metrics,
     pauses,
+    suppression: shared.controls.suppression,
   });
   const worker = delivery.worker;
   const handler = createPipelineHandler({

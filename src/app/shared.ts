@@ -17,6 +17,7 @@ import type { Shared } from './runtime.js';
 import { createSelfMonitorRepo } from './self-monitor-repo.js';
 import { createTailHealth } from './tail-loop.js';
 import { createPauseBoard } from '../notifiers/pause-board.js';
+import { createRuntimeControls } from './runtime-controls.js';
 
 export interface SharedOptions {
   readonly loaded: Loaded;
@@ -45,12 +46,14 @@ export function buildShared(options: SharedOptions): { shared: Shared; secrets: 
   const store = openStateStore({ dir: config.state.dir, pid: options.pid, clock });
   const repo = createRuleStateRepo(store);
   const selfMonitorRepo = createSelfMonitorRepo(store);
+  const metrics = createMetrics({ processMetrics: true, version: VERSION });
+  const outbox = createOutbox(store, clock);
   const shared: Shared = {
     log,
-    metrics: createMetrics({ processMetrics: true, version: VERSION }),
+    metrics,
     store,
     repo,
-    outbox: createOutbox(store, clock),
+    outbox,
     engines: createEngineHolder(ruleSet, repo),
     health: createTailHealth(),
     stdout: options.stdout,
@@ -61,6 +64,7 @@ export function buildShared(options: SharedOptions): { shared: Shared; secrets: 
     selfMonitor: selfMonitorRepo.load(),
     selfMonitorRepo,
     pauses: createPauseBoard(),
+    controls: createRuntimeControls({ store, metrics, clock, config }),
   };
   return { shared, secrets: { set: (next) => (values = collectSecrets(Config, next)) } };
 }

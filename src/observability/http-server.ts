@@ -1,6 +1,7 @@
-// The daemon's own HTTP endpoints: /metrics (Prometheus text), /healthz (alive), /readyz (ready to alert), and
-// read-only JSON views of its state (e.g. /quarantine) that the composition root hands in.
-import { createServer, type Server } from 'node:http';
+// The daemon's own HTTP endpoints: /metrics (Prometheus text), /healthz (alive), /readyz (ready to alert),
+// read-only JSON views of its state (e.g. /quarantine) that the composition root hands in, and the runtime API
+// (/api/v1, /-/), which it delegates.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 
@@ -17,6 +18,8 @@ export interface HttpServerOptions {
   readonly readiness: () => Readonly<Record<string, ReadinessCheck>>;
   /** Read-only JSON views by path, e.g. `/quarantine`: nothing secret, nothing that changes state. */
   readonly views?: Readonly<Record<string, () => unknown>>;
+  /** The runtime API (api/api-router.ts): takes /api/ and /-/ requests (any method) and answers them. */
+  readonly api?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 export interface RunningHttpServer {
@@ -27,6 +30,7 @@ export interface RunningHttpServer {
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
+    if (options.api?.(req, res)) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
