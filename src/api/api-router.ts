@@ -35,20 +35,30 @@ export interface ApiDeps {
 /** Handles /api/ and /-/ requests; false for any other path (the caller answers those). */
 export type ApiRouter = (req: IncomingMessage, res: ServerResponse) => boolean;
 
+type Access = 'open' | 'read' | 'write';
+
 type Handler = (req: IncomingMessage, params: string[], url: URL) => Promise<[number, unknown]>;
 
 interface Route {
   readonly method: string;
   readonly path: RegExp;
-  readonly write: boolean;
+  /** open: probes (/-/healthy, /-/ready); read: token with api_read_auth; write: always the token. */
+  readonly access: Access;
   readonly handler: Handler;
 }
 
 export function createApiRouter(deps: ApiDeps): ApiRouter {
   const routes = apiRoutes(deps);
   return (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (!url.pathname.startsWith('/api/') && !url.pathname.startsWith('/-/')) return false;
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (!path.startsWith('/api/') && !path.startsWith('/-/')) return false;
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      sendJson(res, 400, { error: 'malformed request URL' });
+      return true;
+    }
     const matching = routes.filter((r) => r.path.test(url.pathname));
     const route = matching.find(
       (r) => r.method === req.method || (r.method === 'GET' && req.method === 'HEAD'),
@@ -68,7 +78,7 @@ export function createApiRouter(deps: ApiDeps): ApiRouter {
       req.resume();
       return true;
     }
-    const denied = authProblem(req, route.write, deps.http());
+    const denied = authProblem(req, route.access, deps.http());
     if (denied) {
       req.resume();
       answer(
@@ -78,27 +88,38 @@ export function createApiRouter(deps: ApiDeps): ApiRouter {
       );
       return true;
     }
-    const params = (route.path.exec(url.pathname) ?? []).slice(1).map((p) => decodeURIComponent(p));
-    route.handler(req, params, url).then(
-      ([status, body]) => answer(status, body),
-      (err: unknown) => {
-        if (err instanceof HttpError) return answer(err.status, { error: err.message });
-        deps.log.error({ err, path: url.pathname }, 'api request failed');
-        answer(500, { error: 'internal error; see the daemon log' });
-      },
-    );
+    Promise.resolve()
+      .then(() => route.handler(req, pathParams(route, url), url))
+      .then(
+        ([status, body]) => answer(status, body),
+        (err: unknown) => {
+          if (err instanceof HttpError) return answer(err.status, { error: err.message });
+          deps.log.error({ err, path: url.pathname }, 'api request failed');
+          answer(500, { error: 'internal error; see the daemon log' });
+        },
+      );
     return true;
   };
 }
 
-function authProblem(req: IncomingMessage, write: boolean, http: HttpConfig): HttpError | undefined {
+/** The path's captured segments, percent-decoded (a malformed escape is a 400, not a crash). */
+function pathParams(route: Route, url: URL): string[] {
+  try {
+    return (route.path.exec(url.pathname) ?? []).slice(1).map((p) => decodeURIComponent(p));
+  } catch {
+    throw new HttpError(400, 'malformed percent-encoding in the path');
+  }
+}
+
+function authProblem(req: IncomingMessage, access: Access, http: HttpConfig): HttpError | undefined {
+  if (access === 'open') return undefined;
   const token = http.api_token;
-  if (write && token === undefined)
+  if (access === 'write' && token === undefined)
     return new HttpError(
       403,
       'state-changing API endpoints are disabled: set http.api_token_file in the config (docs/api.md)',
     );
-  if (!write && !http.api_read_auth) return undefined;
+  if (access === 'read' && !http.api_read_auth) return undefined;
   if (token !== undefined && bearerMatches(req, token)) return undefined;
   return new HttpError(
     401,
@@ -109,20 +130,20 @@ function authProblem(req: IncomingMessage, write: boolean, http: HttpConfig): Ht
 // One table of routes: each handler is a line or two over the stores.
 function apiRoutes(deps: ApiDeps): Route[] {
   const { silences, acks, alerts, clock } = deps;
-  const route = (method: string, path: RegExp, write: boolean, handler: Handler): Route => ({
+  const route = (method: string, path: RegExp, access: Access, handler: Handler): Route => ({
     method,
     path,
-    write,
+    access,
     handler,
   });
   return [
-    route('GET', /^\/-\/healthy$/, false, async () => [200, { status: 'healthy' }]),
-    route('GET', /^\/-\/ready$/, false, async () => {
+    route('GET', /^\/-\/healthy$/, 'open', async () => [200, { status: 'healthy' }]),
+    route('GET', /^\/-\/ready$/, 'open', async () => {
       const checks = deps.readiness();
       const ready = Object.values(checks).every((c) => c.ok);
       return [ready ? 200 : 503, { ready, checks }];
     }),
-    route('POST', /^\/-\/reload$/, true, async (req) => {
+    route('POST', /^\/-\/reload$/, 'write', async (req) => {
       req.resume();
       const ok = await deps.reload();
       return ok
@@ -135,31 +156,31 @@ function apiRoutes(deps: ApiDeps): Route[] {
             },
           ];
     }),
-    route('GET', /^\/api\/v1\/alerts$/, false, async (_req, _p, url) => [
+    route('GET', /^\/api\/v1\/alerts$/, 'read', async (_req, _p, url) => [
       200,
       alerts.list(alertFilter(url.searchParams)),
     ]),
-    route('GET', /^\/api\/v1\/alerts\/([^/]+)$/, false, async (_req, [id = '']) => {
+    route('GET', /^\/api\/v1\/alerts\/([^/]+)$/, 'read', async (_req, [id = '']) => {
       const alert = alerts.find(id);
       if (!alert)
         throw new HttpError(404, `no alert ${JSON.stringify(id)}: list them with GET /api/v1/alerts`);
       return [200, alert];
     }),
-    route('POST', /^\/api\/v1\/alerts\/([^/]+)\/ack$/, true, async (req, [id = '']) => {
+    route('POST', /^\/api\/v1\/alerts\/([^/]+)\/ack$/, 'write', async (req, [id = '']) => {
       const body = await readJson(req, AckBody);
       return [200, ackAlert(alerts, acks, id, body, clock())];
     }),
-    route('GET', /^\/api\/v1\/silences$/, false, async () => {
+    route('GET', /^\/api\/v1\/silences$/, 'read', async () => {
       const now = clock();
       const stored = silences.list().map((s) => silenceJson(s, now));
       return [200, [...deps.configSilences().map((s, i) => configSilenceJson(s, i, now)), ...stored]];
     }),
-    route('POST', /^\/api\/v1\/silences$/, true, async (req) => {
+    route('POST', /^\/api\/v1\/silences$/, 'write', async (req) => {
       const silence = addSilence(silences, await readJson(req, SilenceBody), clock());
       deps.log.info({ silence: silence.id, createdBy: silence.createdBy }, 'silence created');
       return [200, { silenceID: silence.id }];
     }),
-    route('GET', /^\/api\/v1\/silences\/([^/]+)$/, false, async (_req, [id = '']) => {
+    route('GET', /^\/api\/v1\/silences\/([^/]+)$/, 'read', async (_req, [id = '']) => {
       const now = clock();
       const index = /^config:(\d+)$/.exec(id)?.[1];
       const config = index === undefined ? undefined : deps.configSilences()[Number(index)];
@@ -168,7 +189,7 @@ function apiRoutes(deps: ApiDeps): Route[] {
       if (!stored) throw new HttpError(404, `no silence ${JSON.stringify(id)}`);
       return [200, silenceJson(stored, now)];
     }),
-    route('DELETE', /^\/api\/v1\/silences\/([^/]+)$/, true, async (req, [id = '']) => {
+    route('DELETE', /^\/api\/v1\/silences\/([^/]+)$/, 'write', async (req, [id = '']) => {
       req.resume();
       if (id.startsWith('config:'))
         throw new HttpError(409, `silence ${id} comes from the config file: remove it there and reload`);
