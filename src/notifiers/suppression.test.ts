@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../observability/metrics.js';
 import { openStateStore } from '../state/store.js';
 import { createAckStore } from './ack-store.js';
+import { explanationFields } from './format.js';
 import { createOutbox } from './outbox.js';
 import { createSilenceStore } from './silence-store.js';
 import { createSuppression } from './suppression.js';
@@ -73,9 +74,9 @@ describe('suppression', () => {
     const next = screen.check(testAlert({ resolves: true }, 2));
 
     expect([repeat?.reason, resolve, next]).toEqual(['ack', undefined, undefined]);
-    expect(screen.annotate({ ...first, status: 'resolved' }).annotations.acknowledged).toBe(
-      'by alice: on it',
-    );
+    const shown = screen.annotate({ ...first, status: 'resolved' });
+    expect(shown.annotations.acknowledged).toBe('by alice: on it');
+    expect(explanationFields(shown)).toContainEqual(['Acknowledged', 'by alice: on it']);
   });
 
   it('ends an ack at its expiry', () => {
