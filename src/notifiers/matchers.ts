@@ -57,7 +57,9 @@ export function compileMatcher(m: Matcher): CompiledMatcher | string {
   const regex = m.op === '=~' || m.op === '!~';
   let re: RuleRegex | undefined;
   if (regex) {
-    const compiled = compileRegex(`^(?:${m.value})$`);
+    // Checked as written first, so a problem's position is the author's, not the anchored pattern's.
+    const written = compileRegex(m.value);
+    const compiled = written.ok ? compileRegex(`^(?:${m.value})$`) : written;
     if (!compiled.ok)
       return `${m.name}${m.op}: invalid regular expression ${JSON.stringify(m.value)}: ${compiled.reason}`;
     re = compiled.regex;

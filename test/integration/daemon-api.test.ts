@@ -96,6 +96,8 @@ describe('the runtime API', () => {
     expect(((await invalid.json()) as { error: string }).error).toMatch(/endsAt/);
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(sent('treasury-hot: 1200')).toBe(0);
+    expect(first.stdout()).toContain('silence created');
+    expect(first.stdout()).not.toContain(TOKEN);
 
     const second = env.run();
     const url2 = await httpUrlOf(second);
