@@ -123,7 +123,7 @@ describe('the runtime API', () => {
     expect([reload.status, healthy.status]).toEqual([200, 200]);
     const again = cli('silence', 'expire', id, '--url', url2);
     expect(await again.done).toBe(3); // the daemon is gone
-  });
+  }, 60_000);
 
   it('disables the state-changing endpoints without a configured token', async () => {
     env.writeRule('rules.yaml', RULES);
@@ -184,7 +184,7 @@ describe('the runtime API', () => {
     await second.done;
 
     expect(sent('ops-wallet: 1102')).toBe(0);
-  });
+  }, 60_000);
 
   it('holds back the targets of a user inhibition rule while its source fires', async () => {
     env.writeRule('rules.yaml', RULES);
