@@ -139,17 +139,12 @@ function screen(ctx: PassContext, row: DeliveryRow, now: number, extra: Screen |
     return false;
   }
   const silence = findSilence(row.alert, row.channel, ctx.silences, now);
-  if (!silence) {
-    const held = extra?.check(row.alert);
-    if (!held) return true;
-    ctx.outbox.markSilenced(ids, row.channel, now);
-    ctx.metrics.notifications.inc({ notifier: row.channel, outcome: 'silenced', reason: held.reason });
-    ctx.log.info({ notifier: row.channel, alertIds: ids, ...held }, 'notification silenced');
-    return false;
-  }
+  // Config-file silences first (they may name notifiers), then API silences, inhibition and acks.
+  const held = silence ? { reason: 'silence', silence: silence.comment } : extra?.check(row.alert);
+  if (!held) return true;
   ctx.outbox.markSilenced(ids, row.channel, now);
-  ctx.metrics.notifications.inc({ notifier: row.channel, outcome: 'silenced', reason: 'silence' });
-  ctx.log.info({ notifier: row.channel, alertIds: ids, silence: silence.comment }, 'notification silenced');
+  ctx.metrics.notifications.inc({ notifier: row.channel, outcome: 'silenced', reason: held.reason });
+  ctx.log.info({ notifier: row.channel, alertIds: ids, ...held }, 'notification silenced');
   return false;
 }
 
