@@ -93,7 +93,10 @@ export function createApiRouter(deps: ApiDeps): ApiRouter {
       .then(
         ([status, body]) => answer(status, body),
         (err: unknown) => {
-          if (err instanceof HttpError) return answer(err.status, { error: err.message });
+          // A body refused unread (too large, too slow) is not drained: the connection closes after the answer.
+          const close = err instanceof HttpError && (err.status === 413 || err.status === 408);
+          if (err instanceof HttpError)
+            return answer(err.status, { error: err.message }, close ? { connection: 'close' } : {});
           deps.log.error({ err, path: url.pathname }, 'api request failed');
           answer(500, { error: 'internal error; see the daemon log' });
         },
