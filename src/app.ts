@@ -21,7 +21,9 @@ import { buildShared } from './app/shared.js';
 import { createAccountResolution } from './app/account-resolution.js';
 import { createResolvedAccountsRepo } from './app/resolved-accounts-repo.js';
 import { createQuarantine, type Quarantine } from './tail/quarantine.js';
-import { statusPage } from './app/status-inputs.js';
+import { apiAcks, apiSilences, statusPage } from './app/status-inputs.js';
+import { configSilences } from './status/status-silence.js';
+import { createApiRouter } from './api/api-router.js';
 
 export interface AppOptions {
   readonly loaded: Loaded;
@@ -174,7 +176,21 @@ export function createApp(options: AppOptions): App {
         registry: metrics.registry,
         readiness,
         views: { '/quarantine': quarantineView(createQuarantine(store, clock)) },
-        statusPage: statusPage({ shared, loaded: () => loaded, runtime: () => runtime, readiness }),
+        statusPage: statusPage({
+          ...{ shared, loaded: () => loaded, runtime: () => runtime, readiness },
+          silences: () => [
+            ...configSilences(loaded.config.silences),
+            ...apiSilences(shared.controls.silences),
+          ],
+          acks: () => apiAcks(shared.controls.acks),
+        }),
+        api: createApiRouter({
+          ...shared.controls,
+          http: () => loaded.config.http,
+          readiness,
+          reload: () => app.reloadFromDisk(),
+          ...{ clock, log, metrics },
+        }),
       });
       const applied = await resolution.apply(loaded, true);
       shared.engines.replace(applied.ruleSet);
@@ -207,6 +223,7 @@ export function createApp(options: AppOptions): App {
       if (lost) throw new Error('the state store was lost: not reloading');
       loaded = next;
       secrets.set(next.config);
+      shared.controls.apply(next.config);
       log.level = options.logLevel ?? next.config.log.level;
       shared.engines.replace(applied.ruleSet);
       await forgetRemovedRules(metrics, new Set(next.ruleSet.rules.map((r) => r.id)));

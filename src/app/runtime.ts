@@ -9,6 +9,7 @@ import { createChannels, type Channel } from '../notifiers/channels.js';
 import type { DeliveryWorker } from '../notifiers/delivery-worker.js';
 import type { Outbox } from '../notifiers/outbox.js';
 import type { PauseBoard } from '../notifiers/pause-board.js';
+import type { RuntimeControls } from './runtime-controls.js';
 import type { Route } from '../notifiers/schema.js';
 import type { LedgerClient } from '../ledger/client.js';
 import type { RecordHandler } from '../tail/record-handler.js';
@@ -53,6 +54,8 @@ export interface Shared {
   readonly pauses: PauseBoard;
   /** Matches per rule since start, for the status page. */
   readonly ruleActivity: RuleActivity;
+  /** API silences, acks and inhibition rules (notifiers/suppression.ts), kept across reloads. */
+  readonly controls: RuntimeControls;
 }
 
 export interface Runtime {
@@ -88,6 +91,7 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
     logger: log,
     metrics,
     pauses,
+    suppression: shared.controls.suppression,
   });
   const worker = delivery.worker;
   const handler = createPipelineHandler({

@@ -18,6 +18,7 @@ import { createSelfMonitorRepo } from './self-monitor-repo.js';
 import { createTailHealth } from './tail-loop.js';
 import { createPauseBoard } from '../notifiers/pause-board.js';
 import { createRuleActivity } from '../status/rule-activity.js';
+import { createRuntimeControls } from './runtime-controls.js';
 
 export interface SharedOptions {
   readonly loaded: Loaded;
@@ -46,12 +47,14 @@ export function buildShared(options: SharedOptions): { shared: Shared; secrets: 
   const store = openStateStore({ dir: config.state.dir, pid: options.pid, clock });
   const repo = createRuleStateRepo(store);
   const selfMonitorRepo = createSelfMonitorRepo(store);
+  const metrics = createMetrics({ processMetrics: true, version: VERSION });
+  const outbox = createOutbox(store, clock);
   const shared: Shared = {
     log,
-    metrics: createMetrics({ processMetrics: true, version: VERSION }),
+    metrics,
     store,
     repo,
-    outbox: createOutbox(store, clock),
+    outbox,
     engines: createEngineHolder(ruleSet, repo),
     health: createTailHealth(),
     stdout: options.stdout,
@@ -63,6 +66,7 @@ export function buildShared(options: SharedOptions): { shared: Shared; secrets: 
     selfMonitorRepo,
     pauses: createPauseBoard(),
     ruleActivity: createRuleActivity(clock),
+    controls: createRuntimeControls({ store, metrics, clock, config }),
   };
   return { shared, secrets: { set: (next) => (values = collectSecrets(Config, next)) } };
 }

@@ -1,6 +1,8 @@
 // The status page's inputs, gathered from what the daemon holds now (the runtime's tailer, the outbox, the pause
 // board, the rule activity), turned into the page by the pure model and renderer (src/status/). Runs on each
 // request: a handful of indexed queries and one pass over the streams, nothing that grows with history.
+import type { AckStore } from '../notifiers/ack-store.js';
+import type { SilenceStore } from '../notifiers/silence-store.js';
 import type { HtmlPage } from '../observability/html-route.js';
 import type { ReadinessCheck } from '../observability/http-server.js';
 import { shownText } from '../notifiers/neutralize.js';
@@ -78,4 +80,24 @@ export function statusPage(sources: StatusSources): HtmlPage {
       throw err;
     }
   };
+}
+
+/** The API's silences (notifiers/silence-store.ts) as the status page shows them, newest first. */
+export function apiSilences(store: SilenceStore, limit = 100): StatusSilence[] {
+  return store.list(limit).map((s) => ({
+    id: s.id,
+    matchers: s.matchers.map((m) => ({ name: m.name, op: m.op, value: m.value })),
+    startsAt: new Date(s.startsAt).toISOString(),
+    endsAt: new Date(s.endsAt).toISOString(),
+    createdBy: s.createdBy,
+    comment: s.comment,
+    readOnly: false,
+  }));
+}
+
+/** The API's acknowledgements (notifiers/ack-store.ts) as the status page shows them. */
+export function apiAcks(store: AckStore, limit = 100): StatusAck[] {
+  return store
+    .list(limit)
+    .map((a) => ({ alertKey: a.key, by: a.by, at: new Date(a.at).toISOString(), comment: a.comment }));
 }

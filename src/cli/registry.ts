@@ -9,6 +9,9 @@ import { simulate } from './simulate.js';
 import { state } from './state.js';
 import { test } from './test.js';
 import { verify } from './verify.js';
+import { silence } from './silence.js';
+import { alerts } from './alerts.js';
+import { ack } from './ack.js';
 
 export const COMMANDS: readonly Command[] = [
   run,
@@ -20,4 +23,7 @@ export const COMMANDS: readonly Command[] = [
   quarantine,
   state,
   test,
+  silence,
+  alerts,
+  ack,
 ];

@@ -95,6 +95,13 @@ const ERRORS: Readonly<Record<string, readonly string[]>> = {
   'secret-and-file.yaml': [
     'secret-and-file.yaml:7:3 verification.api_key_file: set either api_key or api_key_file, not both',
   ],
+  'inhibit-bad-matcher.yaml': [
+    'inhibit-bad-matcher.yaml:4:23 inhibit_rules.0.source_matchers.0: rule=~: invalid regular expression "(?=x)y": lookahead `(?=` at character 1 is not supported: rule regexes run on RE2, a linear-time engine; rewrite without it',
+    'inhibit-bad-matcher.yaml:5:23 inhibit_rules.0.target_matchers.0: expected name="value" with one of =, !=, =~, !~ (e.g. rule="large-debit"), got "severity"',
+  ],
+  'api-read-auth-without-token.yaml': [
+    'api-read-auth-without-token.yaml:4:18 http.api_read_auth: api_read_auth needs a token: set api_token_file (or api_token) too',
+  ],
   'unreadable-secret-file.yaml': [
     "unreadable-secret-file.yaml:6:3 verification.api_key_file: cannot read secrets/missing-api-key (relative to the config file's folder): no such file (ENOENT); check the path and that ledger-sentinel may read it",
   ],

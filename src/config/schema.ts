@@ -8,6 +8,7 @@ import { LogConfig } from './sections/log.js';
 import { StateConfig } from './sections/state.js';
 import { VerificationConfig } from './sections/verification.js';
 import { DaemonConfig, SelfMonitoringConfig } from '../app/config.js';
+import { InhibitRules } from '../notifiers/inhibit-rules.js';
 import { Notifiers, Routes, Silences, unknownNotifierRefs } from '../notifiers/schema.js';
 import { RulesConfig } from '../rules/config.js';
 import { AccountsConfig, TailConfig } from '../tail/config.js';
@@ -22,6 +23,7 @@ export const CONFIG_SECTIONS = {
   notifiers: Notifiers.default({}),
   routes: Routes,
   silences: Silences,
+  inhibit_rules: InhibitRules,
   state: StateConfig.prefault({}),
   http: HttpConfig.prefault({}),
   log: LogConfig.prefault({}),

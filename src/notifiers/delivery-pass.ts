@@ -14,11 +14,14 @@ import type { PauseBoard } from './pause-board.js';
 import { findSilence } from './route.js';
 import { resendDue, resendFiring } from './resend.js';
 import type { Silence } from './schema.js';
+import type { Screen, Suppression } from './suppression.js';
 
 export interface PassContext {
   readonly outbox: Outbox;
   readonly channels: ReadonlyMap<string, Channel>;
   readonly silences: readonly Silence[];
+  /** API silences, inhibition rules and acks (suppression.ts); none when absent. */
+  readonly suppression?: Pick<Suppression, 'begin'>;
   readonly policy: Omit<RetryPolicy, 'deadlineMs'>;
   readonly now: () => number;
   readonly random: () => number;
@@ -63,7 +66,11 @@ export function deliveryPass(ctx: PassContext, ignoreGroupWait: boolean, signals
     if (pause.until > now) ctx.outbox.postponeChannel(pause.channel, pause.until);
   // Busy and paused channels are left out in the query itself, so their backlog cannot fill the page and hide
   // the others.
-  const rows = ctx.outbox.due(now, 500, heldChannels(ctx, now)).filter((row) => screen(ctx, row, now));
+  const extra = ctx.suppression?.begin(now);
+  const rows = ctx.outbox
+    .due(now, 500, heldChannels(ctx, now))
+    .filter((row) => screen(ctx, row, now, extra))
+    .map((row) => (extra ? { ...row, alert: extra.annotate(row.alert) } : row));
   const groups = readyGroups(rows, now, groupWait(ctx, ignoreGroupWait));
   const byChannel = new Map<string, DeliveryGroup[]>();
   for (const group of groups) byChannel.set(group.channel, [...(byChannel.get(group.channel) ?? []), group]);
@@ -123,7 +130,7 @@ function isPause(outcome: DeliveryOutcome): boolean {
 }
 
 /** Unknown channels are dead-lettered and silenced ones recorded: neither is ever dropped silently. */
-function screen(ctx: PassContext, row: DeliveryRow, now: number): boolean {
+function screen(ctx: PassContext, row: DeliveryRow, now: number, extra: Screen | undefined): boolean {
   const ids = [row.alert.id];
   if (!ctx.channels.has(row.channel)) {
     ctx.outbox.deadLetter(ids, row.channel, now, 'unknown notifier (removed from the config?)');
@@ -132,10 +139,12 @@ function screen(ctx: PassContext, row: DeliveryRow, now: number): boolean {
     return false;
   }
   const silence = findSilence(row.alert, row.channel, ctx.silences, now);
-  if (!silence) return true;
+  // Config-file silences first (they may name notifiers), then API silences, inhibition and acks.
+  const held = silence ? { reason: 'silence', silence: silence.comment } : extra?.check(row.alert);
+  if (!held) return true;
   ctx.outbox.markSilenced(ids, row.channel, now);
-  ctx.metrics.notifications.inc({ notifier: row.channel, outcome: 'silenced', reason: 'silence' });
-  ctx.log.info({ notifier: row.channel, alertIds: ids, silence: silence.comment }, 'notification silenced');
+  ctx.metrics.notifications.inc({ notifier: row.channel, outcome: 'silenced', reason: held.reason });
+  ctx.log.info({ notifier: row.channel, alertIds: ids, ...held }, 'notification silenced');
   return false;
 }
 

@@ -24,11 +24,14 @@ import type { Outbox } from './outbox.js';
 import { nextResendAt } from './resend.js';
 import { createPauseBoard, type PauseBoard } from './pause-board.js';
 import type { Silence } from './schema.js';
+import type { Suppression } from './suppression.js';
 
 export interface DeliveryWorkerOptions {
   readonly outbox: Outbox;
   readonly channels: ReadonlyMap<string, Channel>;
   readonly silences?: readonly Silence[];
+  /** API silences, inhibition rules and acks (suppression.ts). */
+  readonly suppression?: Pick<Suppression, 'begin'>;
   readonly retry?: Partial<Omit<RetryPolicy, 'deadlineMs'>>;
   readonly now: () => number;
   /** Resolves after ms, or early (resolve or reject) when the signal aborts. */

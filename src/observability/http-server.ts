@@ -1,6 +1,7 @@
 // The daemon's own HTTP endpoints: / (the status page, HTML), /metrics (Prometheus text), /healthz (alive),
-// /readyz (ready to alert), and read-only JSON views of its state (e.g. /quarantine) that the composition root hands in.
-import { createServer, type Server } from 'node:http';
+// /readyz (ready to alert), read-only JSON views of its state (e.g. /quarantine) that the composition root hands
+// in, and the runtime API (/api/v1, /-/), which it delegates.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import { serveHtml, type HtmlPage } from './html-route.js';
@@ -20,6 +21,8 @@ export interface HttpServerOptions {
   readonly views?: Readonly<Record<string, () => unknown>>;
   /** The read-only status page at `/` (html-route.ts). */
   readonly statusPage?: HtmlPage;
+  /** The runtime API (api/api-router.ts): takes /api/ and /-/ requests (any method) and answers them. */
+  readonly api?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 export interface RunningHttpServer {
@@ -30,6 +33,7 @@ export interface RunningHttpServer {
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
+    if (options.api?.(req, res)) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;

@@ -213,6 +213,24 @@ export function createMetrics(options: MetricsOptions = {}) {
       help: 'Configured accounts (EVM address or alias) whose id is not known yet, so they are not tailed.',
       registers: r,
     }),
+    silences: new Gauge({
+      name: `${P}silences`,
+      help: 'Silences made through the API, by state (active, pending, expired); config-file silences are not counted.',
+      labelNames: ['state'],
+      registers: r,
+    }),
+    alertsSilenced: new Counter({
+      name: `${P}alerts_silenced_total`,
+      help: 'Deliveries held back by an API silence, an inhibition rule or an acknowledgement, by reason (silence, inhibited, ack).',
+      labelNames: ['reason'],
+      registers: r,
+    }),
+    apiRequests: new Counter({
+      name: `${P}api_requests_total`,
+      help: 'Requests to the /api/v1 and /-/ endpoints, by method and status code.',
+      labelNames: ['method', 'code'],
+      registers: r,
+    }),
   };
   metrics.buildInfo.set({ version: options.version ?? '0.0.0', node: process.version }, 1);
   for (const strategy of ['per-account', 'global']) metrics.tailStrategy.set({ strategy }, 0);
@@ -224,6 +242,8 @@ export function createMetrics(options: MetricsOptions = {}) {
   for (const source of ['transactions', 'rewards']) metrics.recordsUnattributed.inc({ source }, 0);
   for (const outcome of ['resolved', 'not_found', 'failed']) metrics.accountResolutions.inc({ outcome }, 0);
   for (const source of ['transactions', 'rewards']) metrics.futureRecords.inc({ source }, 0);
+  for (const state of ['active', 'pending', 'expired']) metrics.silences.set({ state }, 0);
+  for (const reason of ['silence', 'inhibited', 'ack']) metrics.alertsSilenced.inc({ reason }, 0);
   return metrics;
 }
 

@@ -141,7 +141,9 @@ function silences(model: StatusModel): SafeHtml {
       html`<tr>
         <td><code>${s.id}</code></td>
         <td class="${s.state === 'active' ? 'warn' : 'muted'}">${s.state}</td>
-        <td class="mono">${s.matchers.map((m, i) => html`${i > 0 ? ', ' : ''}${m.name}=${m.value}`)}</td>
+        <td class="mono">
+          ${s.matchers.map((m, i) => html`${i > 0 ? ', ' : ''}${m.name}${m.op ?? '='}${m.value}`)}
+        </td>
         <td>${s.startsAt === '' ? '—' : s.startsAt}</td>
         <td>${s.endsAt}</td>
         <td>${s.createdBy}${s.readOnly ? html` <span class="muted">(read-only)</span>` : ''}</td>

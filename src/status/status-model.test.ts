@@ -144,4 +144,14 @@ describe('silences on the status page', () => {
 
     expect(silenceFor(alert, silence ? [silence] : [], now) !== undefined).toBe(expected);
   });
+
+  it.each([
+    [{ name: 'rule', op: '=~', value: 'large-.*' }, true],
+    [{ name: 'rule', op: '!=', value: 'large-debit' }, false],
+    [{ name: 'severity', op: '!~', value: 'info|warning' }, true],
+  ] as const)('an API silence with operator %j matches: %s', (matcher, expected) => {
+    const api = { ...silence!, id: 'api-1', matchers: [matcher], readOnly: false };
+
+    expect(silenceFor(testAlert({}), [api], now)?.id === 'api-1').toBe(expected);
+  });
 });

@@ -2,11 +2,14 @@
 // silences from the state store later (they are passed in as the same plain shape). A matcher is an equality on
 // `rule`, `account` (id or name), `notifier` (only on that notifier) or any other name = a label of the alert
 // or its account: the semantics of the delivery worker's findSilence (src/notifiers/route.ts).
+import { compileMatcher, type MatchOp } from '../notifiers/matchers.js';
 import type { Silence } from '../notifiers/schema.js';
 import type { Alert } from '../rules/alert.js';
 
 export interface SilenceMatcher {
   readonly name: string;
+  /** `=` when absent (config-file silences); API silences may use any of Alertmanager's operators. */
+  readonly op?: MatchOp;
   readonly value: string;
 }
 
@@ -60,6 +63,10 @@ export function silenceFor(
 
 function matches(matcher: SilenceMatcher, alert: Alert): boolean {
   if (matcher.name === 'notifier') return true; // which notifiers: shown with the silence, not a property of the alert
+  if (matcher.op !== undefined && matcher.op !== '=') {
+    const compiled = compileMatcher({ name: matcher.name, op: matcher.op, value: matcher.value });
+    return typeof compiled !== 'string' && compiled.test(alert);
+  }
   if (matcher.name === 'rule') return alert.ruleId === matcher.value;
   if (matcher.name === 'account')
     return alert.account?.id === matcher.value || alert.account?.name === matcher.value;

@@ -28,7 +28,7 @@ export interface DaemonEnv {
   readonly slack: SlackSink;
   writeConfig(
     extra?: string,
-    overrides?: { ledgerUrl?: string; slackGroupWait?: string; tail?: string },
+    overrides?: { ledgerUrl?: string; slackGroupWait?: string; tail?: string; http?: string },
   ): void;
   writeRule(name: string, text: string): void;
   run(): CliRun;
@@ -67,7 +67,7 @@ rules: { paths: [rules/*.yaml] }
 notifiers:
   ops-slack: { kind: slack, webhook_url: ${slack.webhookUrl}, group_wait: ${overrides.slackGroupWait ?? '0s'}, min_interval: 10ms }
 state: { dir: ${join(dir, 'state')} }
-http: { host: 127.0.0.1, port: 0 }
+http: { host: 127.0.0.1, port: 0${overrides.http ? `, ${overrides.http}` : ''} }
 ${extra}`,
       );
     },

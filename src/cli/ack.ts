@@ -1,0 +1,79 @@
+// `ledger-sentinel ack <id>`: acknowledges an alert of a running daemon, over its API (docs/cli.md): its repeats
+// stop until it resolves or the ack expires.
+import { parseArgs } from 'node:util';
+import {
+  API_OPTIONS_USAGE,
+  API_PARSE_OPTIONS,
+  apiTarget,
+  callApi,
+  refusal,
+  withApi,
+} from '../api/api-client.js';
+import { parseDuration } from '../config/duration.js';
+import type { CliContext, Command } from './command.js';
+
+const USAGE = `Usage: ledger-sentinel ack [options] <id>
+
+Acknowledges an alert (its ID as \`ledger-sentinel alerts\` prints it): its repeats and reminders are not sent
+until it resolves or the ack expires; the resolve is still sent and names the ack. An alert of a rule without a
+window never resolves: its ack lasts 24 hours unless --expires says otherwise. Needs the API token.
+
+Options:
+  --author <name>      who acknowledges (default $USER)
+  --comment <text>     why
+  --expires <d>        ends the ack after this long, e.g. 4h
+${API_OPTIONS_USAGE}
+
+Exit codes: 0 acknowledged, 1 the daemon refused (unknown or resolved alert, bad token), 2 usage error, 3 the
+daemon cannot be reached.
+`;
+
+export const ack: Command = {
+  name: 'ack',
+  summary: 'acknowledge an alert of a running daemon: its repeats stop (over its API)',
+  usage: USAGE,
+  async run(ctx) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: [...ctx.argv],
+        options: {
+          ...API_PARSE_OPTIONS,
+          author: { type: 'string' },
+          comment: { type: 'string', default: '' },
+          expires: { type: 'string' },
+        },
+        strict: true,
+        allowPositionals: true,
+      });
+    } catch (err) {
+      return usageError(ctx, (err as Error).message);
+    }
+    const { values, positionals } = parsed;
+    const [id] = positionals;
+    if (id === undefined || positionals.length > 1) return usageError(ctx, 'expected one alert id');
+    const target = apiTarget(values, ctx.env, ctx.cwd);
+    if (typeof target === 'string') return usageError(ctx, target);
+    const author = values.author ?? ctx.env.USER ?? ctx.env.USERNAME;
+    if (!author) return usageError(ctx, 'say who acknowledges with --author');
+    const expiresMs = values.expires === undefined ? undefined : parseDuration(values.expires);
+    if (values.expires !== undefined && expiresMs === undefined)
+      return usageError(ctx, `--expires: expected a duration like 4h, got ${values.expires}`);
+    const body = {
+      by: author,
+      comment: values.comment ?? '',
+      ...(expiresMs === undefined ? {} : { expiresAt: new Date(Date.now() + expiresMs).toISOString() }),
+    };
+    return withApi('ack', ctx.stderr, async () => {
+      const answer = await callApi(target, 'POST', `/api/v1/alerts/${encodeURIComponent(id)}/ack`, body);
+      if (answer.status !== 200) throw new Error(refusal(answer));
+      ctx.stdout.write(`acknowledged ${id}\n`);
+      return 0;
+    });
+  },
+};
+
+function usageError(ctx: CliContext, message: string): number {
+  ctx.stderr.write(`ledger-sentinel ack: ${message}. Run ledger-sentinel ack --help.\n`);
+  return 2;
+}
