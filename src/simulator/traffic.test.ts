@@ -141,4 +141,22 @@ describe('traffic', () => {
     expect(new Set(stamps).size).toBe(stamps.length);
     expect(stamps).toEqual([...stamps].sort((a, b) => (a < b ? -1 : 1)));
   });
+
+  it('keeps an injected payer on a duplicate: its transaction id names the payer asked for', () => {
+    const traffic = createTraffic({ seed: 7 });
+    const payer = traffic.population.accounts[0];
+    if (!payer) throw new Error('population is empty');
+    // Ids of other payers first, so a duplicate drawn from all recent ids would name one of them.
+    for (let i = 0; i < 40; i++) traffic.generate(BASE + BigInt(i) * 100n);
+
+    const duplicates = Array.from({ length: 40 }, (_, i) =>
+      traffic.generate(BASE + 10_000n + BigInt(i) * 100n, { payer, result: 'DUPLICATE_TRANSACTION' }),
+    ).map((records) => records[0]?.tx.json as Record<string, unknown>);
+
+    const payerId = `0.0.${payer.num}`;
+    for (const tx of duplicates) {
+      expect(tx.result).toBe('DUPLICATE_TRANSACTION');
+      expect(String(tx.transaction_id).startsWith(`${payerId}-`)).toBe(true);
+    }
+  });
 });

@@ -116,8 +116,10 @@ function generateLogical(state: State, baseNs: bigint, o: RecordOverrides): Gene
   const resultName = failed ?? 'SUCCESS';
   const success = resultName === 'SUCCESS';
   let id = { payer: payer.num, validStartNs: baseNs - BigInt(rng.between(1_000_000_000, 5_000_000_000)) };
-  if (resultName === 'DUPLICATE_TRANSACTION' && state.recentIds.length > 0) {
-    id = rng.pick(state.recentIds);
+  // A duplicate repeats a recent id; an injected record keeps its payer, so it repeats one of that payer's ids.
+  const repeatable = o.payer ? state.recentIds.filter((r) => r.payer === o.payer?.num) : state.recentIds;
+  if (resultName === 'DUPLICATE_TRANSACTION' && repeatable.length > 0) {
+    id = rng.pick(repeatable);
     payer = population.accounts.find((a) => a.num === id.payer) ?? payer;
   } else {
     state.recentIds.push(id);
