@@ -67,7 +67,7 @@ export async function pollAccountStream(
   return result;
 }
 
-/** Hands one page's fresh records over; resolves with the newest timestamp on the page. */
+/** Hands one page's fresh records over; resolves with the newest timestamp of the account's own rows. */
 async function handlePage(
   ctx: TailContext,
   stream: AccountStream,
@@ -87,15 +87,17 @@ async function handlePage(
     );
     // A record beyond now + max_clock_skew is still handed over, but moves neither the head nor `read`.
     ctx.head.observe(ts);
-    newest = newestTrusted(newest, ts, bound);
+    const own = involvesAccount(record, stream.account.id);
+    // Only the account's own rows tell how far its listing was read: a row that does not belong to the query
+    // may be newer than rows of the account still on the next page, and a walk cut short keeps `newest`.
+    if (own) newest = newestTrusted(newest, ts, bound);
     if (ts <= cursor.safe || inPage.has(ts) || ctx.state.isSeen(stream.key, ts)) {
       result.dropped += 1;
       ctx.metrics?.dedupDrops.inc({ source: stream.source });
       continue;
     }
     inPage.add(ts);
-    if (involvesAccount(record, stream.account.id))
-      fresh.push({ stream: stream.key, ts, item: tailRecord(stream, record) });
+    if (own) fresh.push({ stream: stream.key, ts, item: tailRecord(stream, record) });
     else foreign.push(unattributed(ctx, stream, record, ts));
   }
   await handOver(ctx, fresh, signal, foreign);
