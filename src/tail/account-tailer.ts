@@ -85,12 +85,15 @@ async function handlePage(
     const ts = parseTimestamp(
       'consensus_timestamp' in record ? record.consensus_timestamp : record.timestamp,
     );
-    // A record beyond now + max_clock_skew is still handed over, but moves neither the head nor `read`.
-    ctx.head.observe(ts);
     const own = involvesAccount(record, stream.account.id);
-    // Only the account's own rows tell how far its listing was read: a row that does not belong to the query
-    // may be newer than rows of the account still on the next page, and a walk cut short keeps `newest`.
-    if (own) newest = newestTrusted(newest, ts, bound);
+    // Only the account's own rows tell how far its listing was read and where the head is: a row that does not
+    // belong to the query may be newer than rows of the account still on the next page (a walk cut short keeps
+    // `newest`), or made up (a head taken from it settles `safe` past rows not yet visible).
+    // A record beyond now + max_clock_skew is still handed over, but moves neither the head nor `read`.
+    if (own) {
+      ctx.head.observe(ts);
+      newest = newestTrusted(newest, ts, bound);
+    }
     if (ts <= cursor.safe || inPage.has(ts) || ctx.state.isSeen(stream.key, ts)) {
       result.dropped += 1;
       ctx.metrics?.dedupDrops.inc({ source: stream.source });
