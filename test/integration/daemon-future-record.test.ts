@@ -9,11 +9,11 @@ import { httpUrlOf, startDaemonEnv, until, type DaemonEnv } from './daemon-harne
 import { startCli } from './cli-harness.js';
 
 const HBAR = 100_000_000n;
-// No throttle, so the ledger's own large debits of these accounts cannot hold an injected one back; the text is
-// in the description too, which Slack shows for every alert of a grouped message.
+// Only this test's own debits (memo `ftest-…`): the simulator's random traffic makes large debits of these accounts
+// too, and their alerts could hold an injected one back or fold it into a Slack digest's "and K more".
 const RULE = `rules:
   - id: large-debit
-    when: { debit: '1000 hbar', result: success }
+    when: { all: [{ debit: '1000 hbar', result: success }, { memo: { contains: 'ftest-' } }] }
     severity: critical
     summary: '{{account.name}}: {{abs_amount_hbar}} HBAR debited'
     description: '{{account.name}}: {{abs_amount_hbar}} HBAR debited'
@@ -60,10 +60,16 @@ describe('a record from the future', () => {
       { account: 1001n, amount: 5_000n * HBAR },
     ];
     env.ledger.ledger.store.addTransaction(
-      makeSimTransaction(sampleTransactionRow(YEAR_2100, 1003n, { transfers: debit })),
+      makeSimTransaction(
+        sampleTransactionRow(YEAR_2100, 1003n, { transfers: debit, memo: Buffer.from('ftest-2100') }),
+      ),
     );
     await slackSays('in the future');
-    env.ledger.ledger.inject(largeDebit('0.0.1004', 2_000n * HBAR, '0.0.1001'));
+    env.ledger.ledger.inject({
+      ...largeDebit('0.0.1004', 2_000n * HBAR, '0.0.1001'),
+      memo: 'ftest-2',
+      result: 'SUCCESS',
+    });
     await slackSays('ops-wallet: 2000');
     await until(async () => (await futureRecords(first.url)) === 1);
     first.daemon.abort();
@@ -71,9 +77,17 @@ describe('a record from the future', () => {
 
     const second = await ready();
     // One at a time: the simulator gives injections queued together one timestamp.
-    env.ledger.ledger.inject(largeDebit('0.0.1004', 3_000n * HBAR, '0.0.1001'));
+    env.ledger.ledger.inject({
+      ...largeDebit('0.0.1004', 3_000n * HBAR, '0.0.1001'),
+      memo: 'ftest-3',
+      result: 'SUCCESS',
+    });
     await slackSays('ops-wallet: 3000');
-    env.ledger.ledger.inject(largeDebit('0.0.1003', 4_000n * HBAR, '0.0.1001'));
+    env.ledger.ledger.inject({
+      ...largeDebit('0.0.1003', 4_000n * HBAR, '0.0.1001'),
+      memo: 'ftest-4',
+      result: 'SUCCESS',
+    });
     await slackSays('treasury-hot: 4000');
     const counted = await futureRecords(second.url);
     second.daemon.abort();
