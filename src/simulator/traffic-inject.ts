@@ -11,7 +11,10 @@ export interface InjectSpec {
   readonly type?: string;
   /** Payer `0.0.N`; default a random account of the population. */
   readonly payer?: string;
-  /** A result name, default SUCCESS. */
+  /**
+   * A result name. Without one the traffic draws it like any generated record: SUCCESS, or at the traffic's
+   * failure rate (5 % by default) a failure of the type; give `result: 'SUCCESS'` when a test needs a success.
+   */
   readonly result?: string;
   /** HBAR legs besides the fee legs (which are always added from the payer, unless fee is 0). */
   readonly transfers?: readonly { readonly account: string; readonly amount: bigint | number | string }[];
