@@ -70,7 +70,7 @@ export function injectOverrides(spec: InjectSpec, population: Population): Recor
   };
 }
 
-/** A CRYPTOTRANSFER debiting `amount` tinybars from `account` (payer) to `to` (default 0.0.1001). */
+/** A successful CRYPTOTRANSFER debiting `amount` tinybars from `account` (payer) to `to` (default 0.0.1001). */
 export function largeDebit(
   account: string,
   amount: bigint | number,
@@ -79,6 +79,8 @@ export function largeDebit(
 ): InjectSpec {
   return {
     type: 'CRYPTOTRANSFER',
+    // Always a success: tests wait for the large-debit rule (`result: success`) to fire on it.
+    result: 'SUCCESS',
     payer: account,
     transfers: [
       { account, amount: -BigInt(amount) },
