@@ -100,12 +100,17 @@ self_monitoring: { enabled: false }
     const firingPages = pagesWith('firing');
     const resolvedEarly = pagesWith('resolved');
 
-    env.ledger.ledger.inject({ payer: '0.0.1003', memo: 'heartbeat-7f3a' });
+    // Heartbeats every 500 ms (the window is 2 s) until Alertmanager has paged the resolve: one heartbeat alone
+    // lets the absence fire again 2 s later, and a new episode in the same Alertmanager group before its next
+    // flush turns the group's page back into "firing", so the resolved page would never come.
+    const beat = () => env.ledger.ledger.inject({ payer: '0.0.1003', memo: 'heartbeat-7f3a' });
+    beat();
+    const beating = setInterval(beat, 500);
     const after = await until(ours, (alerts) => alerts.every((a) => a.startsAt !== fired?.startsAt));
     await until(
       () => pagesWith('resolved'),
       (n) => n > 0,
-    );
+    ).finally(() => clearInterval(beating));
     second.abort();
     await second.done;
 
