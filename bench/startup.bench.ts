@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createApp } from '../src/app.js';
+import { createApp } from '../src/app/create-app.js';
 import { loadAll } from '../src/app/load-all.js';
 import { startLivingLedger } from '../src/simulator/living-ledger-server.js';
 import { spawnSentinel, until } from './lib/daemon-process.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpConfig } from '../config/sections/http.js';
 import { createRuntimeControls } from '../app/runtime-controls.js';
-import { Config } from '../config/schema.js';
+import { Config } from '../app/config/schema.js';
 import { createOutbox } from '../notifiers/outbox.js';
 import { testAlert } from '../notifiers/testing/alerts.js';
 import { startHttpServer, type RunningHttpServer } from '../observability/http-server.js';

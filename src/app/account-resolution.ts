@@ -6,9 +6,9 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
 import { compileRules } from '../rules/compile.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
-import { createAccountResolver } from './account-resolver.js';
+import { createAccountResolver } from '../tail/account-resolver.js';
 import { ledgerClientFor } from './clients.js';
-import type { ResolvedAccountsRepo } from './resolved-accounts-repo.js';
+import type { ResolvedAccountsRepo } from '../tail/resolved-accounts-repo.js';
 import type { Loaded, UnresolvedAccount } from './load-all.js';
 
 export interface AccountResolution {

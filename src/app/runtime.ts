@@ -21,17 +21,17 @@ import { clientTailSource } from '../tail/client-source.js';
 import type { FutureSighting } from '../tail/future-records.js';
 import { createTailer, type Tailer } from '../tail/tailer.js';
 import { createQuarantine, type Quarantine } from '../tail/quarantine.js';
-import { MAX_QUARANTINE_ALERTS } from './quarantine-conditions.js';
+import { MAX_QUARANTINE_ALERTS } from '../self-monitor/quarantine-conditions.js';
 import { ledgerClientFor, verifyClientFor } from './clients.js';
 import { startDelivery } from './delivery.js';
-import { countAlerts, emitAlerts } from './emit-alerts.js';
-import type { EngineHolder } from './engine-holder.js';
+import { countAlerts, emitAlerts } from '../pipeline/emit-alerts.js';
+import type { EngineHolder } from '../pipeline/engine-holder.js';
 import type { Loaded } from './load-all.js';
-import { createPipelineHandler } from './pipeline.js';
-import { createSelfMonitor, type SelfMonitorState } from './self-monitor.js';
-import type { SelfMonitorRepo } from './self-monitor-repo.js';
-import { runTailLoop, type TailHealth } from './tail-loop.js';
-import { verifyFor } from './verify-adapter.js';
+import { createPipelineHandler } from '../pipeline/pipeline.js';
+import { createSelfMonitor, type SelfMonitorState } from '../self-monitor/self-monitor.js';
+import type { SelfMonitorRepo } from '../self-monitor/self-monitor-repo.js';
+import { runTailLoop, type TailHealth } from '../pipeline/tail-loop.js';
+import { verifyFor } from '../enrich/verify-adapter.js';
 import type { RuleActivity } from '../status/rule-activity.js';
 
 /** What outlives a reload. */

@@ -8,7 +8,7 @@ import { alertLine, progressBar, summarize, summaryTable } from '../app/backtest
 import { printIssues } from '../app/cli/print-issues.js';
 import { ledgerClientFor, verifyClientFor } from '../app/clients.js';
 import { loadAll } from '../app/load-all.js';
-import { verifyFor } from '../app/verify-adapter.js';
+import { verifyFor } from '../enrich/verify-adapter.js';
 import { createContractVerification } from '../enrich/verification.js';
 import { createLogger } from '../observability/logger.js';
 import type { CliContext, Command } from './command.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createApp } from '../app.js';
+import { createApp } from '../app/create-app.js';
 import { printIssues } from '../app/cli/print-issues.js';
 import { waitForAbort } from '../app/cli/wait-for-abort.js';
 import { DEMO_CONFIG, DEMO_CONFIG_FILE, EXAMPLE_RULES_DIR } from '../app/demo/demo-config.js';

@@ -2,7 +2,7 @@
 // changes to the config or rule files; stops gracefully when ctx.signal fires (SIGTERM/SIGINT).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createApp, type App } from '../app.js';
+import { createApp, type App } from '../app/create-app.js';
 import { loadAll, type Loaded } from '../app/load-all.js';
 import { StateStoreError } from '../state/state-store-error.js';
 import { printIssues } from '../app/cli/print-issues.js';

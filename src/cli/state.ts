@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { printIssues } from '../app/cli/print-issues.js';
 import { cursorRows, formatCursorTable, parseResetTarget, resetCursors } from '../app/cli/state-cursors.js';
-import { loadConfigFile } from '../config/load.js';
+import { loadConfigFile } from '../app/config/load.js';
 import { timestampToIso } from '../ledger/timestamp.js';
 import { openStateStore } from '../state/store.js';
 import { TailState } from '../tail/tail-state.js';

@@ -5,9 +5,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpSink } from '../../test/helpers/http-sink.js';
 import { SLACK } from '../../test/helpers/slack-sink.js';
-import { SelfMonitoringConfig } from '../app/config.js';
-import { createSelfMonitor } from '../app/self-monitor.js';
-import { createTailHealth } from '../app/tail-loop.js';
+import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
+import { createSelfMonitor } from '../self-monitor/self-monitor.js';
+import { createTailHealth } from '../pipeline/tail-loop.js';
 import { createMetrics } from '../observability/metrics.js';
 import type { Alert } from '../rules/alert.js';
 import { openStateStore } from '../state/store.js';

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../../src/app.js';
+import { createApp, type App } from '../../src/app/create-app.js';
 import { loadAll } from '../../src/app/load-all.js';
 import { createOutbox } from '../../src/notifiers/outbox.js';
 import { largeDebit } from '../../src/simulator/traffic-inject.js';

@@ -9,7 +9,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/config/config-error.js';
 import { REPO_DIR } from '../helpers/shared.js';
 import { loadYaml } from '../../src/config/load-yaml.js';
-import { CONFIG_SECTIONS, Config } from '../../src/config/schema.js';
+import { CONFIG_SECTIONS, Config } from '../../src/app/config/schema.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { APT_PACKAGES, buildRenderer, findGo } from '../../helm/tools/build-renderer.js';
 import { coalesceValues, compileValuesSchema, readValues } from '../../helm/tools/chart-values.js';

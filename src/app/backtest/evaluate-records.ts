@@ -6,7 +6,7 @@ import type { ContractVerification } from '../../enrich/verification.js';
 import type { Alert } from '../../rules/alert.js';
 import type { Engine } from '../../rules/engine.js';
 import type { TailRecord } from '../../tail/record-handler.js';
-import { enrichEvent } from '../pipeline.js';
+import { enrichEvent } from '../../pipeline/pipeline.js';
 
 export interface EnrichSources {
   readonly traces: CallTraces;

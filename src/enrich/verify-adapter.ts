@@ -1,6 +1,6 @@
 // enrich/verification's `Verify` over the verification client: an answer per address, "not verified" for the
 // service's 404; other failures reject (the enrichment turns them into an "unknown" annotation).
-import type { Config } from '../config/schema.js';
+import type { Config } from '../app/config/schema.js';
 import type { Verify } from '../enrich/verification.js';
 import { VerifyError } from '../ledger/errors.js';
 import type { VerifyClient } from '../ledger/verify-client.js';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp } from './app.js';
-import { loadAll, type Loaded } from './app/load-all.js';
+import { createApp } from './create-app.js';
+import { loadAll, type Loaded } from './load-all.js';
 
 describe('app logger', () => {
   let dir: string;

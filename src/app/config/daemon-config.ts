@@ -1,7 +1,7 @@
 // The config sections owned by the daemon itself (composed by config/schema.ts): `daemon` (shutdown, reload) and
 // `self_monitoring` (the built-in alerts about ledger-sentinel's own health).
 import { z } from 'zod';
-import { duration } from '../config/duration.js';
+import { duration } from '../../config/duration.js';
 
 /** `daemon:` — process behaviour that is not a module's business. */
 export const DaemonConfig = z.strictObject({

@@ -1,7 +1,7 @@
 // The self-monitoring condition for accounts configured by EVM address or alias that the query service has not
 // turned into an id for `account_stale_after`: they are not tailed, so nothing can alert for them.
 import { BUILT_IN_RULES, type Condition } from './built-in-alerts.js';
-import type { UnresolvedAccount } from './load-all.js';
+import type { UnresolvedAccount } from '../app/load-all.js';
 
 export function unresolvedConditions(
   unresolved: readonly UnresolvedAccount[],

@@ -7,10 +7,10 @@ import type { Alert } from '../rules/alert.js';
 import type { StreamStaleness } from '../tail/staleness.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 import { BUILT_IN_RULES, inhibit, transitions, type Condition } from './built-in-alerts.js';
-import type { SelfMonitoringConfig } from './config.js';
-import type { TailHealth } from './tail-loop.js';
+import type { SelfMonitoringConfig } from '../app/config/daemon-config.js';
+import type { TailHealth } from '../pipeline/tail-loop.js';
 import { quarantineConditions, type QuarantineView } from './quarantine-conditions.js';
-import type { UnresolvedAccount } from './load-all.js';
+import type { UnresolvedAccount } from '../app/load-all.js';
 import { unresolvedConditions } from './unresolved-conditions.js';
 import { createStaleHold } from './stale-hold.js';
 

@@ -6,9 +6,9 @@ import { createMetrics } from '../observability/metrics.js';
 import { createLogger } from '../observability/logger.js';
 import type { Alert } from '../rules/alert.js';
 import type { FutureSighting } from '../tail/future-records.js';
-import { SelfMonitoringConfig } from './config.js';
+import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
 import { createSelfMonitor, type SelfMonitorState } from './self-monitor.js';
-import { createTailHealth } from './tail-loop.js';
+import { createTailHealth } from '../pipeline/tail-loop.js';
 
 function setup(state?: SelfMonitorState, startMs = 1_000_000) {
   const health = createTailHealth();

@@ -6,24 +6,24 @@
 // Every state change is committed in a store transaction as it happens, so "persist state" on shutdown is
 // closing the database; a crash loses nothing that was acknowledged.
 import type { Writable } from 'node:stream';
-import { formatIssue } from './config/config-error.js';
-import { startHttpServer, type RunningHttpServer } from './observability/http-server.js';
-import type { Logger } from './observability/logger.js';
-import { forgetRemovedRules, type Metrics } from './observability/metrics.js';
-import type { StateStore } from './state/store.js';
-import { loadAll, type Loaded } from './app/load-all.js';
-import { readinessChecks } from './app/readiness.js';
-import { guardStateStore, type StateGuard } from './app/state-guard.js';
-import { rescueState } from './app/state-rescue.js';
-import { watchForReload, type ReloadWatcher } from './app/reload-watcher.js';
-import { buildChannels, startRuntime, type Runtime } from './app/runtime.js';
-import { buildShared } from './app/shared.js';
-import { createAccountResolution } from './app/account-resolution.js';
-import { createResolvedAccountsRepo } from './app/resolved-accounts-repo.js';
-import { createQuarantine, type Quarantine } from './tail/quarantine.js';
-import { apiAcks, apiSilences, statusPage } from './app/status-inputs.js';
-import { configSilences } from './status/status-silence.js';
-import { createApiRouter } from './api/api-router.js';
+import { formatIssue } from '../config/config-error.js';
+import { startHttpServer, type RunningHttpServer } from '../observability/http-server.js';
+import type { Logger } from '../observability/logger.js';
+import { forgetRemovedRules, type Metrics } from '../observability/metrics.js';
+import type { StateStore } from '../state/store.js';
+import { loadAll, type Loaded } from './load-all.js';
+import { readinessChecks } from './readiness.js';
+import { guardStateStore, type StateGuard } from '../state/state-guard.js';
+import { rescueState } from '../state/state-rescue.js';
+import { watchForReload, type ReloadWatcher } from './reload-watcher.js';
+import { buildChannels, startRuntime, type Runtime } from './runtime.js';
+import { buildShared } from './shared.js';
+import { createAccountResolution } from './account-resolution.js';
+import { createResolvedAccountsRepo } from '../tail/resolved-accounts-repo.js';
+import { createQuarantine, type Quarantine } from '../tail/quarantine.js';
+import { apiAcks, apiSilences, statusPage } from './status-inputs.js';
+import { configSilences } from '../status/status-silence.js';
+import { createApiRouter } from '../api/api-router.js';
 
 export interface AppOptions {
   readonly loaded: Loaded;
