@@ -3,12 +3,12 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadAll } from '../app/load-all.js';
-import { printIssues } from '../app/cli/print-issues.js';
-import { openStateStore } from '../state/store.js';
-import { createQuarantine, type QuarantinedRecord } from '../tail/quarantine.js';
-import type { CliContext, Command } from './command.js';
-import { DEFAULT_CONFIG } from './run.js';
+import { loadAll } from '../../app/load-all.js';
+import { printIssues } from '../shared/print-issues.js';
+import { openStateStore } from '../../state/store.js';
+import { createQuarantine, type QuarantinedRecord } from '../../tail/quarantine.js';
+import type { CliContext, Command } from '../command.js';
+import { DEFAULT_CONFIG } from '../run/run.js';
 
 const USAGE = `Usage: ledger-sentinel quarantine ls [options]
        ledger-sentinel quarantine rm [options] (<stream> <key> | --all)

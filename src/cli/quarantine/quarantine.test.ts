@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStateStore } from '../state/store.js';
-import { createQuarantine } from '../tail/quarantine.js';
+import { openStateStore } from '../../state/store.js';
+import { createQuarantine } from '../../tail/quarantine.js';
 import { quarantine } from './quarantine.js';
 
 async function run(argv: string[]) {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { REPO_DIR } from '../../test/helpers/shared.js';
+import { REPO_DIR } from '../../../test/helpers/shared.js';
 import { join } from 'node:path';
 import { parseSimulateArgs, simulate } from './simulate.js';
 

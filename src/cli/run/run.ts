@@ -2,12 +2,12 @@
 // changes to the config or rule files; stops gracefully when ctx.signal fires (SIGTERM/SIGINT).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createApp, type App } from '../app/create-app.js';
-import { loadAll, type Loaded } from '../app/load-all.js';
-import { StateStoreError } from '../state/state-store-error.js';
-import { printIssues } from '../app/cli/print-issues.js';
-import { waitForAbort } from '../app/cli/wait-for-abort.js';
-import type { CliContext, Command } from './command.js';
+import { createApp, type App } from '../../app/create-app.js';
+import { loadAll, type Loaded } from '../../app/load-all.js';
+import { StateStoreError } from '../../state/state-store-error.js';
+import { printIssues } from '../shared/print-issues.js';
+import { waitForAbort } from '../shared/wait-for-abort.js';
+import type { CliContext, Command } from '../command.js';
 
 export const DEFAULT_CONFIG = '/etc/ledger-sentinel/config.yaml';
 

@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatTimestamp } from '../ledger/timestamp.js';
-import { startLivingLedger, type RunningLivingLedger } from '../simulator/living-ledger-server.js';
-import { largeDebit } from '../simulator/traffic-inject.js';
-import { startSlackSink, type SlackSink } from '../../test/helpers/slack-sink.js';
-import { startCli } from '../../test/integration/cli-harness.js';
-import { until } from '../../test/integration/daemon-harness.js';
+import { formatTimestamp } from '../../ledger/timestamp.js';
+import { startLivingLedger, type RunningLivingLedger } from '../../simulator/living-ledger-server.js';
+import { largeDebit } from '../../simulator/traffic-inject.js';
+import { startSlackSink, type SlackSink } from '../../../test/helpers/slack-sink.js';
+import { startCli } from '../../../test/integration/cli-harness.js';
+import { until } from '../../../test/integration/daemon-harness.js';
 
 const HBAR = 100_000_000n;
 

@@ -3,13 +3,13 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { printIssues } from '../app/cli/print-issues.js';
-import { cursorRows, formatCursorTable, parseResetTarget, resetCursors } from '../app/cli/state-cursors.js';
-import { loadConfigFile } from '../app/config/load.js';
-import { timestampToIso } from '../ledger/timestamp.js';
-import { openStateStore } from '../state/store.js';
-import { TailState } from '../tail/tail-state.js';
-import type { CliContext, Command } from './command.js';
+import { printIssues } from '../shared/print-issues.js';
+import { cursorRows, formatCursorTable, parseResetTarget, resetCursors } from './state-cursors.js';
+import { loadConfigFile } from '../../app/config/load.js';
+import { timestampToIso } from '../../ledger/timestamp.js';
+import { openStateStore } from '../../state/store.js';
+import { TailState } from '../../tail/tail-state.js';
+import type { CliContext, Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel state cursors [options]
        ledger-sentinel state reset-cursor <stream|--all> [--to <timestamp|now>] [options]

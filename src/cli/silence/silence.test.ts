@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './cli.js';
+import { runCli } from '../cli.js';
 
 async function run(argv: string[], env: Record<string, string> = { USER: 'tester' }) {
   const stdout = new PassThrough();

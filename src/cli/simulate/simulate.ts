@@ -3,15 +3,15 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
-import type { CliContext, Command } from './command.js';
-import { parseDuration } from '../config/duration.js';
-import { FAULT_PRESETS, resolveFaultProfile, type FaultProfile } from '../simulator/faults.js';
-import { startLivingLedger } from '../simulator/living-ledger-server.js';
-import { MAX_TPS } from '../simulator/living-ledger.js';
-import { loadFixture } from '../simulator/fixtures.js';
-import { parseSpecJson } from '../simulator/fixture-values.js';
-import { startSimulator } from '../simulator/server.js';
-import { SERVICE_VERSIONS, isServiceVersion, type ServiceVersion } from '../simulator/service-version.js';
+import type { CliContext, Command } from '../command.js';
+import { parseDuration } from '../../config/duration.js';
+import { FAULT_PRESETS, resolveFaultProfile, type FaultProfile } from '../../simulator/faults.js';
+import { startLivingLedger } from '../../simulator/living-ledger-server.js';
+import { MAX_TPS } from '../../simulator/living-ledger.js';
+import { loadFixture } from '../../simulator/fixtures.js';
+import { parseSpecJson } from '../../simulator/fixture-values.js';
+import { startSimulator } from '../../simulator/server.js';
+import { SERVICE_VERSIONS, isServiceVersion, type ServiceVersion } from '../../simulator/service-version.js';
 
 const USAGE = `Usage: ledger-sentinel simulate [options]
 

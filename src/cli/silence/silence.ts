@@ -9,11 +9,11 @@ import {
   table,
   withApi,
   type ApiTarget,
-} from '../api/api-client.js';
-import type { SilenceJson } from '../api/silences-api.js';
-import { parseDuration } from '../config/duration.js';
-import { formatMatcher, matcherOp, parseMatcher, type Matcher } from '../notifiers/matchers.js';
-import type { CliContext, Command } from './command.js';
+} from '../../api/api-client.js';
+import type { SilenceJson } from '../../api/silences-api.js';
+import { parseDuration } from '../../config/duration.js';
+import { formatMatcher, matcherOp, parseMatcher, type Matcher } from '../../notifiers/matchers.js';
+import type { CliContext, Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel silence add [options] <matcher>...
        ledger-sentinel silence ls [options]

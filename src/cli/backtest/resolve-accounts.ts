@@ -4,8 +4,8 @@
 import type { Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import { createMetrics } from '../../observability/metrics.js';
-import { createAccountResolution } from '../account-resolution.js';
-import type { Loaded } from '../load-all.js';
+import { createAccountResolution } from '../../app/account-resolution.js';
+import type { Loaded } from '../../app/load-all.js';
 
 export async function resolveForReplay(loaded: Loaded, log: Logger, stderr: Writable): Promise<Loaded> {
   const resolution = createAccountResolution({ log, metrics: createMetrics(), clock: Date.now });

@@ -3,13 +3,13 @@
 import { resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { loadAll } from '../app/load-all.js';
-import type { Config } from '../app/config/schema.js';
-import { createChannels } from '../notifiers/channels.js';
-import { createLogger } from '../observability/logger.js';
-import { printIssues } from '../app/cli/print-issues.js';
-import type { Command } from './command.js';
-import { DEFAULT_CONFIG } from './run.js';
+import { loadAll } from '../../app/load-all.js';
+import type { Config } from '../../app/config/schema.js';
+import { createChannels } from '../../notifiers/channels.js';
+import { createLogger } from '../../observability/logger.js';
+import { printIssues } from '../shared/print-issues.js';
+import type { Command } from '../command.js';
+import { DEFAULT_CONFIG } from '../run/run.js';
 import { resolutionPlan } from './resolution-plan.js';
 
 const USAGE = `Usage: ledger-sentinel check [--config <file>] [--offline]

@@ -5,18 +5,18 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createApp } from '../app/create-app.js';
-import { printIssues } from '../app/cli/print-issues.js';
-import { waitForAbort } from '../app/cli/wait-for-abort.js';
-import { DEMO_CONFIG, DEMO_CONFIG_FILE, EXAMPLE_RULES_DIR } from '../app/demo/demo-config.js';
-import { playScenario } from '../app/demo/scenario.js';
-import { startDemoSlackSink } from '../app/demo/slack-sink.js';
-import { loadAll } from '../app/load-all.js';
-import { parseDuration } from '../config/duration.js';
-import { resolveFaultProfile } from '../simulator/faults.js';
-import { startLivingLedger } from '../simulator/living-ledger-server.js';
-import { SERVICE_VERSIONS, isServiceVersion, type ServiceVersion } from '../simulator/service-version.js';
-import type { CliContext, Command } from './command.js';
+import { createApp } from '../../app/create-app.js';
+import { printIssues } from '../shared/print-issues.js';
+import { waitForAbort } from '../shared/wait-for-abort.js';
+import { DEMO_CONFIG, DEMO_CONFIG_FILE, EXAMPLE_RULES_DIR } from './demo-config.js';
+import { playScenario } from './scenario.js';
+import { startDemoSlackSink } from './slack-sink.js';
+import { loadAll } from '../../app/load-all.js';
+import { parseDuration } from '../../config/duration.js';
+import { resolveFaultProfile } from '../../simulator/faults.js';
+import { startLivingLedger } from '../../simulator/living-ledger-server.js';
+import { SERVICE_VERSIONS, isServiceVersion, type ServiceVersion } from '../../simulator/service-version.js';
+import type { CliContext, Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel demo [options]
 

@@ -3,11 +3,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfigFile } from '../app/config/load.js';
-import { VerifyError, InvalidParameterError } from '../ledger/errors.js';
-import { createVerifyClient } from '../ledger/verify-client.js';
-import { printIssues } from '../app/cli/print-issues.js';
-import type { CliContext, Command } from './command.js';
+import { loadConfigFile } from '../../app/config/load.js';
+import { VerifyError, InvalidParameterError } from '../../ledger/errors.js';
+import { createVerifyClient } from '../../ledger/verify-client.js';
+import { printIssues } from '../shared/print-issues.js';
+import type { CliContext, Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel verify --address <0x…> --chain-id <id> [options]
 

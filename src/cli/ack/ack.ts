@@ -8,9 +8,9 @@ import {
   callApi,
   refusal,
   withApi,
-} from '../api/api-client.js';
-import { parseDuration } from '../config/duration.js';
-import type { CliContext, Command } from './command.js';
+} from '../../api/api-client.js';
+import { parseDuration } from '../../config/duration.js';
+import type { CliContext, Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel ack [options] <id>
 

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { timestampFromMillis } from '../ledger/timestamp.js';
-import { openStateStore } from '../state/store.js';
-import { TailState } from '../tail/tail-state.js';
-import { runCli } from './cli.js';
+import { timestampFromMillis } from '../../ledger/timestamp.js';
+import { openStateStore } from '../../state/store.js';
+import { TailState } from '../../tail/tail-state.js';
+import { runCli } from '../cli.js';
 
 const S = 1_000_000_000n;
 const YEAR_2100 = 4_102_444_800n * S;

@@ -8,9 +8,9 @@ import {
   refusal,
   table,
   withApi,
-} from '../api/api-client.js';
-import type { AlertEntry } from '../notifiers/alert-view.js';
-import type { Command } from './command.js';
+} from '../../api/api-client.js';
+import type { AlertEntry } from '../../notifiers/alert-view.js';
+import type { Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel alerts [options]
 

@@ -1,18 +1,18 @@
 // `ledger-sentinel backtest --config <file> --from <ts> --to <ts>`: replays the rules over history without
 // sending anything, and shows what would have fired.
 import { parseArgs } from 'node:util';
-import { parseTimeArg } from '../app/backtest/parse-time.js';
-import { replay } from '../app/backtest/replay.js';
-import { resolveForReplay } from '../app/backtest/resolve-accounts.js';
-import { alertLine, progressBar, summarize, summaryTable } from '../app/backtest/report.js';
-import { printIssues } from '../app/cli/print-issues.js';
-import { ledgerClientFor, verifyClientFor } from '../app/clients.js';
-import { loadAll } from '../app/load-all.js';
-import { verifyFor } from '../enrich/verify-adapter.js';
-import { createContractVerification } from '../enrich/verification.js';
-import { createLogger } from '../observability/logger.js';
-import type { CliContext, Command } from './command.js';
-import { DEFAULT_CONFIG, parseConfigArg } from './run.js';
+import { parseTimeArg } from './parse-time.js';
+import { replay } from './replay.js';
+import { resolveForReplay } from './resolve-accounts.js';
+import { alertLine, progressBar, summarize, summaryTable } from './report.js';
+import { printIssues } from '../shared/print-issues.js';
+import { ledgerClientFor, verifyClientFor } from '../../app/clients.js';
+import { loadAll } from '../../app/load-all.js';
+import { verifyFor } from '../../enrich/verify-adapter.js';
+import { createContractVerification } from '../../enrich/verification.js';
+import { createLogger } from '../../observability/logger.js';
+import type { CliContext, Command } from '../command.js';
+import { DEFAULT_CONFIG, parseConfigArg } from '../run/run.js';
 
 const USAGE = `Usage: ledger-sentinel backtest --from <time> --to <time> [--config <file>] [--json]
 

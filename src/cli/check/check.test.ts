@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startCli } from '../../test/integration/cli-harness.js';
+import { startCli } from '../../../test/integration/cli-harness.js';
 
 const CONFIG = `ledger: { base_url: http://127.0.0.1:5551 }
 accounts:
