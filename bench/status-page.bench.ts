@@ -2,14 +2,14 @@
 // the streams, summarise staleness, match alerts against silences) plus the HTML, measured in-process, and the
 // same page through the daemon's HTTP server (node:http on 127.0.0.1). The inputs are built once (sample-inputs.ts):
 // gathering them from the store (src/app/status-inputs.ts) is measured apart, on an outbox of 100,000 alerts.
-import { createOutbox } from '../src/notifiers/outbox.js';
-import { testAlert } from '../src/notifiers/testing/alerts.js';
+import { createOutbox } from '../src/delivery/outbox.js';
+import { testAlert } from '../test/helpers/alerts.js';
 import { createMetrics } from '../src/observability/metrics.js';
 import { openStateStore } from '../src/state/store.js';
 import { startHttpServer } from '../src/observability/http-server.js';
 import { renderStatusPage } from '../src/status/render-status.js';
 import { buildStatusModel } from '../src/status/status-model.js';
-import { sampleStatusInputs } from '../src/status/testing/sample-inputs.js';
+import { sampleStatusInputs } from '../test/helpers/sample-inputs.js';
 import { checked, figure, percentile, round, type Figure } from './lib/figures.js';
 import { isMain, runStandalone, type BenchOptions } from './lib/options.js';
 

@@ -1,7 +1,7 @@
 // GET /api/v1/alerts (filtered) and POST /api/v1/alerts/{id}/ack over the alert view and the ack store.
 import { z } from 'zod';
-import type { AckStore } from '../notifiers/ack-store.js';
-import { MAX_ALERTS_LISTED, type AlertFilter, type AlertView } from '../notifiers/alert-view.js';
+import type { AckStore } from '../delivery/ack-store.js';
+import { MAX_ALERTS_LISTED, type AlertFilter, type AlertView } from '../delivery/alert-view.js';
 import { SEVERITIES } from '../rules/alert.js';
 import { HttpError } from './http-io.js';
 

@@ -6,10 +6,10 @@
 // bounded and validated (http-io.ts). Nothing secret is in any answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpConfig } from '../config/sections/http.js';
-import type { AckStore } from '../notifiers/ack-store.js';
-import type { AlertView } from '../notifiers/alert-view.js';
+import type { AckStore } from '../delivery/ack-store.js';
+import type { AlertView } from '../delivery/alert-view.js';
 import type { Silence } from '../notifiers/schema.js';
-import type { SilenceStore } from '../notifiers/silence-store.js';
+import type { SilenceStore } from '../delivery/silence-store.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { ReadinessCheck } from '../observability/http-server.js';

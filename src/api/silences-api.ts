@@ -1,14 +1,14 @@
 // GET/POST /api/v1/silences and DELETE /api/v1/silences/{id}: Alertmanager's silence model over the durable
 // silence store (notifiers/silence-store.ts). Config-file silences are listed too, read-only, as `config:N`.
 import { z } from 'zod';
-import { compileMatchers, isErrors, matcherOp, parseMatcher, type Matcher } from '../notifiers/matchers.js';
+import { compileMatchers, isErrors, matcherOp, parseMatcher, type Matcher } from '../delivery/matchers.js';
 import type { Silence } from '../notifiers/schema.js';
 import {
   MAX_LIVE_SILENCES,
   silenceState,
   type SilenceStore,
   type StoredSilence,
-} from '../notifiers/silence-store.js';
+} from '../delivery/silence-store.js';
 import { HttpError } from './http-io.js';
 
 /** Alertmanager's matcher object, or its text form `name=~"value"`. */

@@ -5,7 +5,7 @@ import {
   createDeliveryWorker,
   type DeliveryWorker,
   type DeliveryWorkerOptions,
-} from '../notifiers/delivery-worker.js';
+} from '../delivery/delivery-worker.js';
 
 export interface Delivery {
   readonly worker: DeliveryWorker;

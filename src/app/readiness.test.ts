@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChannelPause } from '../notifiers/pause-board.js';
+import type { ChannelPause } from '../delivery/pause-board.js';
 import { deliveryCheck } from './readiness.js';
 
 const NOW = 10_000_000;

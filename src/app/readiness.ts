@@ -1,7 +1,7 @@
 // /readyz: ready to alert means the config is loaded, the state store is open, the first poll has read a page,
 // the query service answered within the staleness bound (self_monitoring.query_service_down_after), and the
 // delivery worker is running and has at least one notifier its receiver has not paused for long.
-import type { ChannelPause } from '../notifiers/pause-board.js';
+import type { ChannelPause } from '../delivery/pause-board.js';
 import type { ReadinessCheck } from '../observability/http-server.js';
 import type { TailHealth } from '../pipeline/tail-loop.js';
 

@@ -1,11 +1,11 @@
 // What operators change at runtime, built once per process over the state store: API silences, acks, the
 // suppression the delivery worker consults, and the alert view the API and the status page read.
 import type { Config } from './config/schema.js';
-import { createAckStore, type AckStore } from '../notifiers/ack-store.js';
-import { createAlertView, type AlertView } from '../notifiers/alert-view.js';
+import { createAckStore, type AckStore } from '../delivery/ack-store.js';
+import { createAlertView, type AlertView } from '../delivery/alert-view.js';
 import type { Silence } from '../notifiers/schema.js';
-import { createSilenceStore, type SilenceStore } from '../notifiers/silence-store.js';
-import { createSuppression, type Suppression } from '../notifiers/suppression.js';
+import { createSilenceStore, type SilenceStore } from '../delivery/silence-store.js';
+import { createSuppression, type Suppression } from '../delivery/suppression.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { StateStore } from '../state/store.js';
 

@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { DestinationStream } from 'pino';
 import { Config } from './config/schema.js';
 import { collectSecrets } from '../config/secret.js';
-import { createOutbox } from '../notifiers/outbox.js';
+import { createOutbox } from '../delivery/outbox.js';
 import { createLogger, redactSecrets } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import { createRuleStateRepo } from '../rules/state-repo.js';
@@ -16,7 +16,7 @@ import type { Loaded } from './load-all.js';
 import type { Shared } from './runtime.js';
 import { createSelfMonitorRepo } from '../self-monitor/self-monitor-repo.js';
 import { createTailHealth } from '../pipeline/tail-loop.js';
-import { createPauseBoard } from '../notifiers/pause-board.js';
+import { createPauseBoard } from '../delivery/pause-board.js';
 import { createRuleActivity } from '../status/rule-activity.js';
 import { createRuntimeControls } from './runtime-controls.js';
 

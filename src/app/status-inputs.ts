@@ -1,8 +1,8 @@
 // The status page's inputs, gathered from what the daemon holds now (the runtime's tailer, the outbox, the pause
 // board, the rule activity), turned into the page by the pure model and renderer (src/status/). Runs on each
 // request: a handful of indexed queries and one pass over the streams, nothing that grows with history.
-import type { AckStore } from '../notifiers/ack-store.js';
-import type { SilenceStore } from '../notifiers/silence-store.js';
+import type { AckStore } from '../delivery/ack-store.js';
+import type { SilenceStore } from '../delivery/silence-store.js';
 import type { HtmlPage } from '../observability/html-route.js';
 import type { ReadinessCheck } from '../observability/http-server.js';
 import { shownText } from '../notifiers/neutralize.js';

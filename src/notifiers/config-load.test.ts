@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../config/config-error.js';
 import { loadYaml } from '../config/load-yaml.js';
 import { collectSecrets } from '../config/secret.js';
-import { notifierSecrets } from './channels.js';
+import { notifierSecrets } from '../delivery/channels.js';
 import { Notifiers, Routes, Silences } from './schema.js';
 
 const schema = z.strictObject({ notifiers: Notifiers, routes: Routes, silences: Silences });

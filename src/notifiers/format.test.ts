@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatAmount, formatConsensusTime, formatHbar, notificationTitle } from './format.js';
-import { testAlerts } from './testing/alerts.js';
+import { testAlerts } from '../../test/helpers/alerts.js';
 
 describe('formatHbar', () => {
   it.each([

@@ -9,11 +9,11 @@ import { alertmanagerAlerts } from './alertmanager/message.js';
 import { email } from './email/email.js';
 import { SUBJECT_MAX } from './email/message.js';
 import type { Notifier } from './notifier.js';
-import { createPacers } from './pacer.js';
+import { createPacers } from '../delivery/pacer.js';
 import { slack } from './slack/slack.js';
-import { testAlert, testRecord } from './testing/alerts.js';
-import { testClock } from './testing/clock.js';
-import { captureLogs } from './testing/log-capture.js';
+import { testAlert, testRecord } from '../../test/helpers/alerts.js';
+import { testClock } from '../../test/helpers/clock.js';
+import { captureLogs } from '../../test/helpers/log-capture.js';
 import { webhookBody } from './webhook/message.js';
 
 /** Characters that must never reach a receiver raw. */

@@ -3,7 +3,7 @@
 import { request } from 'undici';
 import { NotifyError } from './notifier.js';
 import { checkHttpStatus, networkError } from './http-status.js';
-import type { Pacer } from './pacer.js';
+import type { Pacer } from '../delivery/pacer.js';
 
 export interface HttpPostOptions {
   /** Names the receiver in errors; never the URL (it may carry a token). */

@@ -5,7 +5,7 @@ import type { Writable } from 'node:stream';
 import type { z } from 'zod';
 import type { Logger } from '../observability/logger.js';
 import type { Notifier } from './notifier.js';
-import type { Pacers } from './pacer.js';
+import type { Pacers } from '../delivery/pacer.js';
 import { alertmanager } from './alertmanager/alertmanager.js';
 import { consoleNotifier } from './console/console.js';
 import { email } from './email/email.js';

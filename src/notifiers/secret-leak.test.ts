@@ -7,12 +7,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { closedPort, startHttpSink, type HttpSink, type SinkResponse } from '../../test/helpers/http-sink.js';
 import { startSmtpServer, type SmtpSink } from '../../test/helpers/smtp.js';
 import { createMetrics } from '../observability/metrics.js';
-import { deliver } from './deliver.js';
-import { createPacers } from './pacer.js';
+import { deliver } from '../delivery/deliver.js';
+import { createPacers } from '../delivery/pacer.js';
 import { NOTIFIER_KINDS, type NotifierKind } from './registry.js';
-import { testAlert } from './testing/alerts.js';
-import { testClock } from './testing/clock.js';
-import { captureLogs } from './testing/log-capture.js';
+import { testAlert } from '../../test/helpers/alerts.js';
+import { testClock } from '../../test/helpers/clock.js';
+import { captureLogs } from '../../test/helpers/log-capture.js';
 
 const SECRET = 'Sup3rS3cretV4lue-do-not-leak';
 

@@ -4,8 +4,8 @@
 // and its alerts must not be counted twice).
 import type { Metrics } from '../observability/metrics.js';
 import type { Alert } from '../rules/alert.js';
-import type { Outbox } from '../notifiers/outbox.js';
-import { routeAlert } from '../notifiers/route.js';
+import type { Outbox } from '../delivery/outbox.js';
+import { routeAlert } from '../delivery/route.js';
 import type { Route } from '../notifiers/schema.js';
 
 export interface EmitDeps {

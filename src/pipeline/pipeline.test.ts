@@ -5,7 +5,7 @@ import { createCallTraces } from '../enrich/call-trace.js';
 import { createContractVerification } from '../enrich/verification.js';
 import { LedgerHttpError } from '../ledger/errors.js';
 import type { ContractAction } from '../ledger/schema.js';
-import { createOutbox } from '../notifiers/outbox.js';
+import { createOutbox } from '../delivery/outbox.js';
 import { createMetrics } from '../observability/metrics.js';
 import { createRuleStateRepo } from '../rules/state-repo.js';
 import { openStateStore } from '../state/store.js';

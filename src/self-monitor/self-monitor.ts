@@ -1,7 +1,7 @@
 // Self-monitoring: every check_interval, the daemon looks at its own health (tail rounds, cursor staleness,
 // delivery outcomes) and turns what is wrong into built-in alerts, delivered through the outbox like any other.
 import type { Logger } from 'pino';
-import type { ChannelPause } from '../notifiers/pause-board.js';
+import type { ChannelPause } from '../delivery/pause-board.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Alert } from '../rules/alert.js';
 import type { StreamStaleness } from '../tail/staleness.js';

@@ -5,7 +5,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../observability/logger.js';
-import type { Outbox } from '../notifiers/outbox.js';
+import type { Outbox } from '../delivery/outbox.js';
 import type { StateStore } from '../state/store.js';
 
 /** Bounds the log line listing undelivered alerts. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderStatusPage } from './render-status.js';
 import { buildStatusModel } from './status-model.js';
-import { sampleStatusInputs, type SampleOptions } from './testing/sample-inputs.js';
+import { sampleStatusInputs, type SampleOptions } from '../../test/helpers/sample-inputs.js';
 
 const HOSTILE = '<img src=x onerror=alert(1)><script>alert(2)</script>';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { testAlert } from '../notifiers/testing/alerts.js';
+import { testAlert } from '../../test/helpers/alerts.js';
 import { buildStatusModel, STREAMS_PER_PAGE, streamsPage } from './status-model.js';
 import { configSilences, silenceFor, silenceState } from './status-silence.js';
-import { SAMPLE_NOW, sampleStatusInputs } from './testing/sample-inputs.js';
+import { SAMPLE_NOW, sampleStatusInputs } from '../../test/helpers/sample-inputs.js';
 
 const streams = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ account: `0.0.${1000 + i}`, source: 'transactions', seconds: i }));

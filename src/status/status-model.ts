@@ -2,7 +2,7 @@
 // out, already ordered, paged, capped and neutralised, so the renderer only lays it out. No clock, no store: the
 // composition root gathers the inputs (src/app/status-inputs.ts) and a test or a bench can pass its own.
 import type { ReadinessCheck } from '../observability/http-server.js';
-import type { ChannelError } from '../notifiers/outbox.js';
+import type { ChannelError } from '../delivery/outbox.js';
 import { shownText } from '../notifiers/neutralize.js';
 import type { Alert, Severity } from '../rules/alert.js';
 import { summarizeStaleness, type StalenessSummary, type StreamStaleness } from '../tail/staleness.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { transactionAt } from '../../test/fixtures/tail/transactions.js';
 import type { StakingReward, Transaction } from '../ledger/schema.js';
 import { parseTimestamp, timestampFromMillis } from '../ledger/timestamp.js';
-import { captureLogs } from '../notifiers/testing/log-capture.js';
+import { captureLogs } from '../../test/helpers/log-capture.js';
 import { createMetrics } from '../observability/metrics.js';
 import { openStateStore, type StateStore } from '../state/store.js';
 import { AccountsConfig, TailConfig, watchedAccounts } from './config.js';

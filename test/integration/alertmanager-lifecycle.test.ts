@@ -8,15 +8,15 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDelivery, type Delivery } from '../../src/app/delivery.js';
 import { alertmanager } from '../../src/notifiers/alertmanager/alertmanager.js';
-import { createChannels } from '../../src/notifiers/channels.js';
-import { createOutbox, type Outbox } from '../../src/notifiers/outbox.js';
+import { createChannels } from '../../src/delivery/channels.js';
+import { createOutbox, type Outbox } from '../../src/delivery/outbox.js';
 import {
   ALERTMANAGER_BINARY,
   startAlertmanager,
   type AlertmanagerProcess,
-} from '../../src/notifiers/testing/alertmanager-process.js';
-import { testAlert } from '../../src/notifiers/testing/alerts.js';
-import { captureLogs } from '../../src/notifiers/testing/log-capture.js';
+} from '../helpers/alertmanager-process.js';
+import { testAlert } from '../helpers/alerts.js';
+import { captureLogs } from '../helpers/log-capture.js';
 import { createMetrics, type Metrics } from '../../src/observability/metrics.js';
 import type { Alert } from '../../src/rules/alert.js';
 import { openStateStore, type StateStore } from '../../src/state/store.js';

@@ -9,7 +9,7 @@ import {
   ALERTMANAGER_BINARY,
   startAlertmanager,
   type AlertmanagerProcess,
-} from '../../src/notifiers/testing/alertmanager-process.js';
+} from '../helpers/alertmanager-process.js';
 import { startHttpSink, type HttpSink } from '../helpers/http-sink.js';
 import { startDaemonEnv, type DaemonEnv } from './daemon-harness.js';
 

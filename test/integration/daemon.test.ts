@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { largeDebit } from '../../src/simulator/traffic-inject.js';
 import { openStateStore } from '../../src/state/store.js';
-import { createOutbox } from '../../src/notifiers/outbox.js';
+import { createOutbox } from '../../src/delivery/outbox.js';
 import { join } from 'node:path';
 import {
   LARGE_DEBIT_RULE,

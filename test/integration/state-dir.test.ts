@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app/create-app.js';
 import { loadAll } from '../../src/app/load-all.js';
-import { createOutbox } from '../../src/notifiers/outbox.js';
+import { createOutbox } from '../../src/delivery/outbox.js';
 import { largeDebit } from '../../src/simulator/traffic-inject.js';
 import { openStateStore } from '../../src/state/store.js';
 import { REPO_DIR } from '../helpers/shared.js';

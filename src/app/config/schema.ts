@@ -8,7 +8,7 @@ import { LogConfig } from '../../config/sections/log.js';
 import { StateConfig } from '../../config/sections/state.js';
 import { VerificationConfig } from '../../config/sections/verification.js';
 import { DaemonConfig, SelfMonitoringConfig } from './daemon-config.js';
-import { InhibitRules } from '../../notifiers/inhibit-rules.js';
+import { InhibitRules } from '../../delivery/inhibit-rules.js';
 import { Notifiers, Routes, Silences, unknownNotifierRefs } from '../../notifiers/schema.js';
 import { RulesConfig } from '../../rules/config.js';
 import { AccountsConfig, TailConfig } from '../../tail/config.js';

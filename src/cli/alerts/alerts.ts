@@ -9,7 +9,7 @@ import {
   table,
   withApi,
 } from '../../api/api-client.js';
-import type { AlertEntry } from '../../notifiers/alert-view.js';
+import type { AlertEntry } from '../../delivery/alert-view.js';
 import type { Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel alerts [options]

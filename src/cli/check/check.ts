@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { loadAll } from '../../app/load-all.js';
 import type { Config } from '../../app/config/schema.js';
-import { createChannels } from '../../notifiers/channels.js';
+import { createChannels } from '../../delivery/channels.js';
 import { createLogger } from '../../observability/logger.js';
 import { printIssues } from '../shared/print-issues.js';
 import type { Command } from '../command.js';

@@ -12,7 +12,7 @@ import {
 } from '../../api/api-client.js';
 import type { SilenceJson } from '../../api/silences-api.js';
 import { parseDuration } from '../../config/duration.js';
-import { formatMatcher, matcherOp, parseMatcher, type Matcher } from '../../notifiers/matchers.js';
+import { formatMatcher, matcherOp, parseMatcher, type Matcher } from '../../delivery/matchers.js';
 import type { CliContext, Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel silence add [options] <matcher>...

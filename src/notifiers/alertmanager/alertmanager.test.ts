@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpSink } from '../../../test/helpers/http-sink.js';
-import { createPacers } from '../pacer.js';
-import { testAlert, testAlerts } from '../testing/alerts.js';
+import { createPacers } from '../../delivery/pacer.js';
+import { testAlert, testAlerts } from '../../../test/helpers/alerts.js';
 import {
   ALERTMANAGER_BINARY,
   startAlertmanager,
   type AlertmanagerProcess,
-} from '../testing/alertmanager-process.js';
-import { testClock } from '../testing/clock.js';
-import { captureLogs } from '../testing/log-capture.js';
+} from '../../../test/helpers/alertmanager-process.js';
+import { testClock } from '../../../test/helpers/clock.js';
+import { captureLogs } from '../../../test/helpers/log-capture.js';
 import { alertmanager } from './alertmanager.js';
 import { alertmanagerAlerts, labelName } from './message.js';
 

@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createPacers } from '../pacer.js';
-import { testAlert, testAlerts, testRecord } from '../testing/alerts.js';
-import { testClock } from '../testing/clock.js';
-import { captureLogs } from '../testing/log-capture.js';
+import { createPacers } from '../../delivery/pacer.js';
+import { testAlert, testAlerts, testRecord } from '../../../test/helpers/alerts.js';
+import { testClock } from '../../../test/helpers/clock.js';
+import { captureLogs } from '../../../test/helpers/log-capture.js';
 import { consoleNotifier } from './console.js';
 import { consoleLines } from './message.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testAlert, testAlerts, testRecord } from '../testing/alerts.js';
+import { testAlert, testAlerts, testRecord } from '../../../test/helpers/alerts.js';
 import { escapeHtml } from './html.js';
 import { emailMessage } from './message.js';
 

@@ -16,7 +16,7 @@ import {
   recordFields,
   triggerRecord,
 } from '../format.js';
-import { messageId, threadId } from '../identity.js';
+import { messageId, threadId } from '../../delivery/identity.js';
 import { capText } from '../../rules/cap-text.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
 import { presentNotification } from '../present.js';

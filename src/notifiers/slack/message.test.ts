@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testAlert, testAlerts, testRecord } from '../testing/alerts.js';
+import { testAlert, testAlerts, testRecord } from '../../../test/helpers/alerts.js';
 import { SLACK_LIMITS, slackMessage, type SlackBlock } from './message.js';
 
 function allText(blocks: SlackBlock[]): string {

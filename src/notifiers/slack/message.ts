@@ -14,7 +14,7 @@ import {
   recordFields,
   triggerRecord,
 } from '../format.js';
-import { idempotencyKey } from '../identity.js';
+import { idempotencyKey } from '../../delivery/identity.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
 import { presentNotification } from '../present.js';
 import { escapeLinkUrl, escapeMrkdwn, truncateEscaped } from './escape.js';

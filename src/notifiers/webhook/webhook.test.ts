@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpSink, type HttpSink } from '../../../test/helpers/http-sink.js';
-import { createPacers } from '../pacer.js';
-import { testAlert, testAlerts } from '../testing/alerts.js';
-import { testClock } from '../testing/clock.js';
-import { captureLogs } from '../testing/log-capture.js';
+import { createPacers } from '../../delivery/pacer.js';
+import { testAlert, testAlerts } from '../../../test/helpers/alerts.js';
+import { testClock } from '../../../test/helpers/clock.js';
+import { captureLogs } from '../../../test/helpers/log-capture.js';
 import { webhookBody, webhookSignature } from './message.js';
 import { webhook } from './webhook.js';
 

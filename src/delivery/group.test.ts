@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Alert } from '../rules/alert.js';
 import { nextGroupReadyAt, readyGroups } from './group.js';
 import type { DeliveryRow } from './outbox.js';
-import { testAlert } from './testing/alerts.js';
+import { testAlert } from '../../test/helpers/alerts.js';
 
 function row(
   id: string,

@@ -1,12 +1,12 @@
 // Two alerts made by the real engine from real rules, for tests and for the examples in docs/notifiers.md (a test
 // checks the docs still show what this code produces): a large debit firing, and a missing staking reward
 // resolved by the reward that arrived.
-import { StakingReward, Transaction } from '../../ledger/schema.js';
-import type { Alert } from '../../rules/alert.js';
-import { compileRules } from '../../rules/compile.js';
-import { createEngine } from '../../rules/engine.js';
-import { RuleFile } from '../../rules/schema.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import { StakingReward, Transaction } from '../../src/ledger/schema.js';
+import type { Alert } from '../../src/rules/alert.js';
+import { compileRules } from '../../src/rules/compile.js';
+import { createEngine } from '../../src/rules/engine.js';
+import { RuleFile } from '../../src/rules/schema.js';
+import type { WatchedAccount } from '../../src/tail/watched-account.js';
 import { parse } from 'yaml';
 
 const ACCOUNT: WatchedAccount = {

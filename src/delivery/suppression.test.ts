@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../observability/metrics.js';
 import { openStateStore } from '../state/store.js';
 import { createAckStore } from './ack-store.js';
-import { explanationFields } from './format.js';
+import { explanationFields } from '../notifiers/format.js';
 import { createOutbox } from './outbox.js';
 import { createSilenceStore } from './silence-store.js';
 import { createSuppression } from './suppression.js';
-import { testAlert } from './testing/alerts.js';
+import { testAlert } from '../../test/helpers/alerts.js';
 
 const HOUR = 3600_000;
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { openStateStore } from '../state/store.js';
 import { createOutbox } from './outbox.js';
-import { testAlert, testAlerts } from './testing/alerts.js';
+import { testAlert, testAlerts } from '../../test/helpers/alerts.js';
 
 function outbox() {
   return createOutbox(openStateStore({ dir: ':memory:' }), () => 1000);

@@ -23,7 +23,7 @@ import { nextGroupReadyAt } from './group.js';
 import type { Outbox } from './outbox.js';
 import { nextResendAt } from './resend.js';
 import { createPauseBoard, type PauseBoard } from './pause-board.js';
-import type { Silence } from './schema.js';
+import type { Silence } from '../notifiers/schema.js';
 import type { Suppression } from './suppression.js';
 
 export interface DeliveryWorkerOptions {

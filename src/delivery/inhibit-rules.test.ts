@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InhibitRules, compileInhibitRules, findInhibitor } from './inhibit-rules.js';
-import { testAlert } from './testing/alerts.js';
+import { testAlert } from '../../test/helpers/alerts.js';
 
 const outflow = (account: { id: string; name: string }) =>
   testAlert({

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStateStore } from '../state/store.js';
 import { createOutbox } from './outbox.js';
-import { testAlert } from './testing/alerts.js';
+import { testAlert } from '../../test/helpers/alerts.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));

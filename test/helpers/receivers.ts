@@ -1,16 +1,16 @@
 // Real loopback receivers for the delivery tests (a Slack-like webhook, a second Slack webhook, a plain webhook,
 // an SMTP server) and a delivery worker wired to them on an injected clock. Closed after each test by closeAll().
-import { startHttpSink, type HttpSink } from '../../../test/helpers/http-sink.js';
-import { startSlackSink, type SlackSink } from '../../../test/helpers/slack-sink.js';
-import { startSmtpServer, type SmtpSink } from '../../../test/helpers/smtp.js';
-import { createMetrics } from '../../observability/metrics.js';
-import type { Alert } from '../../rules/alert.js';
-import { openStateStore } from '../../state/store.js';
-import { createChannels } from '../channels.js';
-import { createDeliveryWorker, type DeliveryWorkerOptions } from '../delivery-worker.js';
-import { createOutbox } from '../outbox.js';
-import { createPauseBoard } from '../pause-board.js';
-import { Notifiers } from '../schema.js';
+import { startHttpSink, type HttpSink } from './http-sink.js';
+import { startSlackSink, type SlackSink } from './slack-sink.js';
+import { startSmtpServer, type SmtpSink } from './smtp.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import type { Alert } from '../../src/rules/alert.js';
+import { openStateStore } from '../../src/state/store.js';
+import { createChannels } from '../../src/delivery/channels.js';
+import { createDeliveryWorker, type DeliveryWorkerOptions } from '../../src/delivery/delivery-worker.js';
+import { createOutbox } from '../../src/delivery/outbox.js';
+import { createPauseBoard } from '../../src/delivery/pause-board.js';
+import { Notifiers } from '../../src/notifiers/schema.js';
 import { testAlert } from './alerts.js';
 import { testClock } from './clock.js';
 import { captureLogs } from './log-capture.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../observability/metrics.js';
 import { backoffMs, deliver, type RetryPolicy } from './deliver.js';
-import { NotifyError, type Notifier } from './notifier.js';
-import { testAlert } from './testing/alerts.js';
-import { captureLogs } from './testing/log-capture.js';
+import { NotifyError, type Notifier } from '../notifiers/notifier.js';
+import { testAlert } from '../../test/helpers/alerts.js';
+import { captureLogs } from '../../test/helpers/log-capture.js';
 
 const policy: RetryPolicy = { baseDelayMs: 1000, maxDelayMs: 60_000, deadlineMs: 600_000 };
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Alert } from '../rules/alert.js';
 import { findSilence, routeAlert } from './route.js';
-import { Routes, Silences } from './schema.js';
-import { testAlert } from './testing/alerts.js';
+import { Routes, Silences } from '../notifiers/schema.js';
+import { testAlert } from '../../test/helpers/alerts.js';
 
 const routes = Routes.parse([
   { match: { severity: ['critical'] }, notify: ['pager'] },

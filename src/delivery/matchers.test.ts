@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileMatcher, formatMatcher, parseMatcher, type Matcher } from './matchers.js';
-import { testAlert } from './testing/alerts.js';
+import { testAlert } from '../../test/helpers/alerts.js';
 
 const alert = testAlert({ labels: { team: 'treasury', rule: 'large-debit' } });
 

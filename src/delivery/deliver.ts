@@ -9,8 +9,8 @@
 // come after the deadline. A deferred send (the receiver is paused; nothing went out) is not an attempt at all.
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { DEFAULT_MAX_RETRY_AFTER_MS } from './http-status.js';
-import { NotifyError, notificationAlerts, type Notification, type Notifier } from './notifier.js';
+import { DEFAULT_MAX_RETRY_AFTER_MS } from '../notifiers/http-status.js';
+import { NotifyError, notificationAlerts, type Notification, type Notifier } from '../notifiers/notifier.js';
 
 export interface RetryPolicy {
   readonly baseDelayMs: number;

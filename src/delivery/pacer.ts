@@ -5,7 +5,7 @@
 // the next free slot is further away than that, wait() throws a deferred NotifyError instead of sleeping. The
 // delivery worker then postpones the row to that time without counting an attempt, and its lane (and every other
 // channel's) goes on at once: a paused receiver never holds a delivery pass.
-import { NotifyError } from './notifier.js';
+import { NotifyError } from '../notifiers/notifier.js';
 
 export interface Pacer {
   /** Resolves when this caller may send (after at most one interval); throws a deferred NotifyError if later. */

@@ -15,9 +15,9 @@ import { createChannels } from './channels.js';
 import { createDeliveryWorker } from './delivery-worker.js';
 import { createOutbox } from './outbox.js';
 import { createPauseBoard } from './pause-board.js';
-import { Notifiers } from './schema.js';
-import { testClock } from './testing/clock.js';
-import { captureLogs } from './testing/log-capture.js';
+import { Notifiers } from '../notifiers/schema.js';
+import { testClock } from '../../test/helpers/clock.js';
+import { captureLogs } from '../../test/helpers/log-capture.js';
 import {
   alertFor,
   CAP_MS,
@@ -25,7 +25,7 @@ import {
   closeLater,
   deliverySetup as setup,
   receivers,
-} from './testing/receivers.js';
+} from '../../test/helpers/receivers.js';
 
 afterEach(closeAll);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openStateStore } from '../state/store.js';
 import { createOutbox } from './outbox.js';
-import { testAlert } from './testing/alerts.js';
+import { testAlert } from '../../test/helpers/alerts.js';
 
 const STARTS = '2023-11-14T22:13:00.000Z';
 const firing = testAlert({

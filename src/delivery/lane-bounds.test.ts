@@ -5,13 +5,19 @@ import { createMetrics } from '../observability/metrics.js';
 import { openStateStore } from '../state/store.js';
 import type { Channel } from './channels.js';
 import { createDeliveryWorker } from './delivery-worker.js';
-import type { Notifier } from './notifier.js';
+import type { Notifier } from '../notifiers/notifier.js';
 import { createOutbox } from './outbox.js';
-import { testClock } from './testing/clock.js';
-import { captureLogs } from './testing/log-capture.js';
-import { startHoldingSink, type HoldingSink } from './testing/holding-sink.js';
-import { manualTimers } from './testing/manual-timers.js';
-import { alertFor, closeAll, closeLater, deliverySetup as setup, receivers } from './testing/receivers.js';
+import { testClock } from '../../test/helpers/clock.js';
+import { captureLogs } from '../../test/helpers/log-capture.js';
+import { startHoldingSink, type HoldingSink } from '../../test/helpers/holding-sink.js';
+import { manualTimers } from '../../test/helpers/manual-timers.js';
+import {
+  alertFor,
+  closeAll,
+  closeLater,
+  deliverySetup as setup,
+  receivers,
+} from '../../test/helpers/receivers.js';
 
 afterEach(closeAll);
 

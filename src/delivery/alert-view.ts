@@ -6,7 +6,7 @@ import type { Alert, AlertRecord, Severity } from '../rules/alert.js';
 import type { StateStore } from '../state/store.js';
 import type { AckStore, StoredAck } from './ack-store.js';
 import { findSilence } from './route.js';
-import type { Silence } from './schema.js';
+import type { Silence } from '../notifiers/schema.js';
 
 export interface AlertFilter {
   readonly rule?: string;

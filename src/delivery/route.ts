@@ -1,6 +1,6 @@
 // Routing (pure): the notifiers for an alert are the rule's own `notify:` plus every matching route's.
 import type { Alert } from '../rules/alert.js';
-import type { Route, Silence } from './schema.js';
+import type { Route, Silence } from '../notifiers/schema.js';
 
 export function routeAlert(alert: Alert, routes: readonly Route[]): string[] {
   const channels = new Set(alert.notify);

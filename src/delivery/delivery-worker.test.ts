@@ -3,16 +3,16 @@ import { createMetrics } from '../observability/metrics.js';
 import { openStateStore } from '../state/store.js';
 import type { Channel } from './channels.js';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.js';
-import { NotifyError, type Notification, type Notifier } from './notifier.js';
+import { NotifyError, type Notification, type Notifier } from '../notifiers/notifier.js';
 import { createOutbox } from './outbox.js';
 import { createPacers } from './pacer.js';
-import type { Silence } from './schema.js';
-import { testAlert, testAlerts } from './testing/alerts.js';
-import { testClock } from './testing/clock.js';
-import { startHoldingSink, type HoldingSink } from './testing/holding-sink.js';
-import { captureLogs } from './testing/log-capture.js';
-import { manualTimers } from './testing/manual-timers.js';
-import { webhook } from './webhook/webhook.js';
+import type { Silence } from '../notifiers/schema.js';
+import { testAlert, testAlerts } from '../../test/helpers/alerts.js';
+import { testClock } from '../../test/helpers/clock.js';
+import { startHoldingSink, type HoldingSink } from '../../test/helpers/holding-sink.js';
+import { captureLogs } from '../../test/helpers/log-capture.js';
+import { manualTimers } from '../../test/helpers/manual-timers.js';
+import { webhook } from '../notifiers/webhook/webhook.js';
 
 /** A notifier that records what it was given and fails with the scripted errors first. */
 function recordingNotifier(name: string, failures: NotifyError[] = []) {

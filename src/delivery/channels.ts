@@ -1,9 +1,9 @@
 // Builds the configured notifiers (name → channel) from the validated `notifiers:` section.
-import { NotifyError, type Notifier } from './notifier.js';
+import { NotifyError, type Notifier } from '../notifiers/notifier.js';
 import { createPacers, type Pacers } from './pacer.js';
-import { redact } from './redact.js';
-import { NOTIFIER_KINDS, type NotifierDeps, type NotifierKind } from './registry.js';
-import type { NotifierConfig, Notifiers } from './schema.js';
+import { redact } from '../notifiers/redact.js';
+import { NOTIFIER_KINDS, type NotifierDeps, type NotifierKind } from '../notifiers/registry.js';
+import type { NotifierConfig, Notifiers } from '../notifiers/schema.js';
 
 export interface Channel {
   readonly notifier: Notifier;

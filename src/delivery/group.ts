@@ -1,6 +1,6 @@
 // Storm control (pure): due deliveries of one channel are grouped by rule and status; a group becomes a
 // notification once its oldest member has waited group_wait, so a burst becomes one digest instead of a flood.
-import type { Notification } from './notifier.js';
+import type { Notification } from '../notifiers/notifier.js';
 import type { DeliveryRow } from './outbox.js';
 
 export interface DeliveryGroup {

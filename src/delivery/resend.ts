@@ -6,7 +6,7 @@
 //
 // A re-send runs in the channel's lane (delivery-pass.ts), after the lane's outbox deliveries: it can never
 // overtake a resolve of the same alert and make Alertmanager take it as firing again.
-import { NotifyError } from './notifier.js';
+import { NotifyError } from '../notifiers/notifier.js';
 import type { PassContext } from './delivery-pass.js';
 
 /** Alerts per POST, and the most POSTs one re-send makes (a bound on a runaway firing set). */

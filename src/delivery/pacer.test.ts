@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPacers } from './pacer.js';
-import { manualTimers } from './testing/manual-timers.js';
+import { manualTimers } from '../../test/helpers/manual-timers.js';
 
 function setup(intervalMs = 1000) {
   const time = { now: 1_000_000 };

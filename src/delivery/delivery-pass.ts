@@ -13,7 +13,7 @@ import type { DeliveryRow, Outbox } from './outbox.js';
 import type { PauseBoard } from './pause-board.js';
 import { findSilence } from './route.js';
 import { resendDue, resendFiring } from './resend.js';
-import type { Silence } from './schema.js';
+import type { Silence } from '../notifiers/schema.js';
 import type { Screen, Suppression } from './suppression.js';
 
 export interface PassContext {
