@@ -24,16 +24,24 @@ ENV npm_config_build_from_source=true \
 # native dependencies (better-sqlite3, and re2 for linear-time rule regexes), then the TypeScript build runs once
 # the sources are copied.
 COPY package.json package-lock.json .npmrc ./
+# The workspace packages' manifests (packages/*), so that `npm ci` links them into node_modules/@ledger-sentinel/.
+COPY packages/ledger-model/package.json ./packages/ledger-model/
+COPY packages/simulator/package.json ./packages/simulator/
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --ignore-scripts \
     && npm rebuild better-sqlite3 re2 \
     && node -e "require('better-sqlite3')(':memory:').close(); new (require('re2'))('a+').test('aa')"
 COPY tsconfig.json tsconfig.build.json ./
+COPY packages/ ./packages/
 COPY src/ ./src/
 COPY bin/ ./bin/
 COPY rules/ ./rules/
+# `npm run build` compiles the workspace packages first. The simulator is compiled only because `demo` and
+# `simulate` name its types; they load it lazily, and the image does not ship it (its link is removed here and
+# the runtime stage copies only ledger-model), so they say it is missing instead of starting.
 RUN npm run build \
     && npm prune --omit=dev \
+    && rm -rf node_modules/@ledger-sentinel/simulator \
     && chmod 0755 bin/ledger-sentinel.js \
     && node bin/ledger-sentinel.js --version
 
@@ -43,6 +51,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules/ ./node_modules/
 COPY --from=build /app/dist/ ./dist/
+COPY --from=build /app/packages/ledger-model/package.json ./packages/ledger-model/package.json
+COPY --from=build /app/packages/ledger-model/dist/ ./packages/ledger-model/dist/
 COPY --from=build /app/bin/ ./bin/
 COPY --from=build /app/rules/ ./rules/
 # The state directory is the only place the daemon writes (besides /tmp); owned by the runtime user so a fresh

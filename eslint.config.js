@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'helm/'] },
+  { ignores: ['dist/', 'packages/*/dist/', 'node_modules/', 'coverage/', 'helm/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -24,8 +24,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.ts'],
-    ignores: ['src/main.ts', 'src/**/*.test.ts'],
+    files: ['src/**/*.ts', 'packages/*/src/**/*.ts'],
+    ignores: ['src/main.ts', 'src/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
     rules: {
       'no-restricted-properties': [
         'error',

@@ -4,7 +4,7 @@
 // processes on a shared machine hits both sides alike.
 import { parseJson } from '../src/ledger/json.js';
 import { parsePageText } from '../src/ledger/page.js';
-import { Transaction } from '../src/ledger/schema.js';
+import { Transaction } from '@ledger-sentinel/ledger-model/schema';
 import { transactionsPage } from './client-page.js';
 
 const ROUNDS = 9;

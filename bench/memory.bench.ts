@@ -31,7 +31,7 @@ const TPS = 1_000;
 async function startSimProcess(options: object) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'bench/lib/sim-process.ts', JSON.stringify(options)],
+    ['--conditions=source', '--import', 'tsx', 'bench/lib/sim-process.ts', JSON.stringify(options)],
     {
       cwd: REPO,
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -2,14 +2,14 @@
 // match the watched accounts → 50 rules, in records per second, and as a ratio against plain JSON.parse of the
 // same bytes, measured side by side (the contenders alternate round by round, so load from other processes on a
 // shared machine hits both alike; the best round of each is kept). Target: ratio ≥ 0.5.
-// Alone: node --import tsx bench/pipeline.bench.ts [--quick]
+// Alone: node --conditions=source --import tsx bench/pipeline.bench.ts [--quick]
 import { regexEnginesBench } from './regex-engines.js';
 import { parsePageText } from '../src/ledger/page.js';
-import type { Transaction } from '../src/ledger/schema.js';
+import type { Transaction } from '@ledger-sentinel/ledger-model/schema';
 import { loadRules } from '../src/rules/load.js';
 import { createEngine, type EngineEvent } from '../src/rules/engine.js';
 import type { RuleSet } from '../src/rules/compile.js';
-import { startLivingLedger } from '../src/simulator/living-ledger-server.js';
+import { startLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
 import { matchAccounts } from '../src/tail/match-account.js';
 import type { WatchedAccount } from '../src/tail/watched-account.js';
 import { checked, figure, round, type Figure } from './lib/figures.js';

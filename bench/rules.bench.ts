@@ -2,7 +2,7 @@
 // against plain JSON.parse of the same pages, in one run. Target: ratio ≥ 0.5. `npm run bench:rules`
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Transaction } from '../src/ledger/schema.js';
+import { Transaction } from '@ledger-sentinel/ledger-model/schema';
 import { createEngine, type EngineEvent } from '../src/rules/engine.js';
 import { loadRules } from '../src/rules/load.js';
 import type { WatchedAccount } from '../src/tail/watched-account.js';

@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark of issue #8 in one run, a table on stdout and bench/results.json with the
 // machine, its load average and the date. Never part of `npm test`.
 //
-//   node --expose-gc --import tsx bench/run.ts [--quick] [--only pipeline,requests,memory,startup,latency,status]
+//   node --expose-gc --conditions=source --import tsx bench/run.ts [--quick] [--only pipeline,requests,memory,startup,latency,status]
 //
 // Each ratio is measured side by side inside its own benchmark. Figures from a shared, loaded machine are noisy:
 // the load average before and after the run is recorded with them.
@@ -81,7 +81,7 @@ for (const [name, bench] of Object.entries(BENCHES)) {
 console.log(`\n${formatTable(figures)}`);
 const loadAfter = loadavg().map((l) => Math.round(l * 100) / 100);
 console.log(`\nload average before ${host.loadAverage.join(' ')}, after ${loadAfter.join(' ')}`);
-const command = `node --expose-gc --import tsx bench/run.ts${process.argv.length > 2 ? ` ${process.argv.slice(2).join(' ')}` : ''}`;
+const command = `node --expose-gc --conditions=source --import tsx bench/run.ts${process.argv.length > 2 ? ` ${process.argv.slice(2).join(' ')}` : ''}`;
 const run = { machine: host, loadAverageAfter: loadAfter, quick: values.quick, command };
 // With --only, the other benchmarks' figures (and the runs that measured them) are kept from the existing file.
 const previous =

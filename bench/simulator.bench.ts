@@ -4,11 +4,11 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { defaultSimulatorConfig } from '../src/simulator/config.js';
-import { sampleTransactionRow } from '../src/simulator/sample-rows.js';
-import { startSimulator } from '../src/simulator/server.js';
-import { SimulatorStore } from '../src/simulator/store.js';
-import { makeSimTransaction } from '../src/simulator/transaction-json.js';
+import { defaultSimulatorConfig } from '@ledger-sentinel/simulator/config';
+import { sampleTransactionRow } from '@ledger-sentinel/simulator/sample-rows';
+import { startSimulator } from '@ledger-sentinel/simulator/server';
+import { SimulatorStore } from '@ledger-sentinel/simulator/store';
+import { makeSimTransaction } from '@ledger-sentinel/simulator/transaction-json';
 
 const TARGET = 2_000;
 const LEDGER_SIZE = 50_000;
@@ -100,7 +100,9 @@ interface ServerProcess {
 }
 
 function startServerProcess(): Promise<ServerProcess> {
-  const child = fork(fileURLToPath(import.meta.url), ['serve'], { execArgv: ['--import', 'tsx'] });
+  const child = fork(fileURLToPath(import.meta.url), ['serve'], {
+    execArgv: ['--conditions=source', '--import', 'tsx'],
+  });
   const cpuSeconds = () =>
     new Promise<number>((resolve) => {
       child.once('message', (usage) => {

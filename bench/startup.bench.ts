@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createApp } from '../src/app/create-app.js';
 import { loadAll } from '../src/app/load-all.js';
-import { startLivingLedger } from '../src/simulator/living-ledger-server.js';
+import { startLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
 import { spawnSentinel, until } from './lib/daemon-process.js';
 import { figure, percentile, round, type Figure } from './lib/figures.js';
 import { isMain, runStandalone, type BenchOptions } from './lib/options.js';

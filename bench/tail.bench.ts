@@ -25,11 +25,11 @@
 import { loadavg } from 'node:os';
 import { createLedgerClient } from '../src/ledger/client.js';
 import { createRequestBudget } from '../src/ledger/request-budget.js';
-import { timestampFromMillis } from '../src/ledger/timestamp.js';
+import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { openStateStore } from '../src/state/store.js';
-import type { GroundTruth } from '../src/simulator/ground-truth.js';
-import { startLivingLedger, type RunningLivingLedger } from '../src/simulator/living-ledger-server.js';
-import { payerBranchEligible, type SimTransaction } from '../src/simulator/store.js';
+import type { GroundTruth } from '@ledger-sentinel/simulator/ground-truth';
+import { startLivingLedger, type RunningLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
+import { payerBranchEligible, type SimTransaction } from '@ledger-sentinel/simulator/store';
 import { clientTailSource } from '../src/tail/client-source.js';
 import { AccountsConfig, TailConfig, watchedAccounts } from '../src/tail/config.js';
 import type { RecordHandler } from '../src/tail/record-handler.js';

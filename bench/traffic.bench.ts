@@ -1,7 +1,7 @@
 // Generation rate of the living ledger (target: sustain 10,000 TPS). Not part of npm test.
-//   node --import tsx bench/traffic.bench.ts [transactions]
-import { createTraffic } from '../src/simulator/traffic.js';
-import { createLivingLedger } from '../src/simulator/living-ledger.js';
+//   node --conditions=source --import tsx bench/traffic.bench.ts [transactions]
+import { createTraffic } from '@ledger-sentinel/simulator/traffic';
+import { createLivingLedger } from '@ledger-sentinel/simulator/living-ledger';
 
 const TARGET_TPS = 10_000;
 const COUNT = Number(process.argv[2] ?? 200_000);

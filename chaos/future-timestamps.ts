@@ -8,10 +8,10 @@ import { metricSum, metricsText, spawnSentinel, until } from '../bench/lib/daemo
 import { sentinelDir, type SentinelDir } from '../bench/lib/sentinel-config.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { timestampFromMillis } from '../src/ledger/timestamp.js';
-import { startLivingLedger, type RunningLivingLedger } from '../src/simulator/living-ledger-server.js';
-import { sampleTransactionRow } from '../src/simulator/sample-rows.js';
-import { makeSimTransaction } from '../src/simulator/transaction-json.js';
+import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
+import { startLivingLedger, type RunningLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
+import { sampleTransactionRow } from '@ledger-sentinel/simulator/sample-rows';
+import { makeSimTransaction } from '@ledger-sentinel/simulator/transaction-json';
 import { openStateStore } from '../src/state/store.js';
 import { TailState } from '../src/tail/tail-state.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';

@@ -6,7 +6,7 @@
 import { checked, figure, type Figure } from '../bench/lib/figures.js';
 import { metricSum, metricsText, spawnSentinel, until } from '../bench/lib/daemon-process.js';
 import { sentinelDir } from '../bench/lib/sentinel-config.js';
-import { startLivingLedger } from '../src/simulator/living-ledger-server.js';
+import { startLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
 import { startReorderProxy } from '../test/helpers/reorder-proxy.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
 import { startChaosSlack } from './lib/slack.js';

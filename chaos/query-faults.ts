@@ -3,7 +3,7 @@
 // markers are injected. Lost 0, duplicates 0.
 import { checked, figure, round, type Figure } from '../bench/lib/figures.js';
 import { metricSum, metricsText } from '../bench/lib/daemon-process.js';
-import { FaultProfile } from '../src/simulator/faults.js';
+import { FaultProfile } from '@ledger-sentinel/simulator/faults';
 import { lostAlerts } from './lib/markers.js';
 import { runMarkers } from './lib/marker-run.js';
 import { startRig } from './lib/rig.js';

@@ -6,7 +6,7 @@
 import { checked, figure, round, type Figure } from '../bench/lib/figures.js';
 import { metricsText, spawnSentinel, until } from '../bench/lib/daemon-process.js';
 import { sentinelDir } from '../bench/lib/sentinel-config.js';
-import { startLivingLedger } from '../src/simulator/living-ledger-server.js';
+import { startLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
 import { startHttpSink, type SinkResponse } from '../test/helpers/http-sink.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
 import { emailNotifier, mailBodies, startChaosSmtp } from './lib/smtp.js';

@@ -1,7 +1,7 @@
 // `npm run chaos`: the chaos suite of issue #8. Every scenario prints its figures with pass/fail; the exit code is
 // 1 when any figure fails (a scenario that is not implemented counts as a failure, never as a pass).
 //
-//   node --import tsx chaos/run.ts [--quick] [--only 1,5,7]
+//   node --conditions=source --import tsx chaos/run.ts [--quick] [--only 1,5,7]
 //
 // Scenario 7 (secrets) scans the logs and metrics of every scenario that ran before it in the same run.
 import { parseArgs } from 'node:util';

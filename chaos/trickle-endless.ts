@@ -9,7 +9,7 @@ import pino from 'pino';
 import { checked, figure, round, type Figure } from '../bench/lib/figures.js';
 import { createLedgerClient } from '../src/ledger/client.js';
 import { createRequestBudget } from '../src/ledger/request-budget.js';
-import { formatTimestamp, timestampFromMillis } from '../src/ledger/timestamp.js';
+import { formatTimestamp, timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { createMetrics, type Metrics } from '../src/observability/metrics.js';
 import { openStateStore } from '../src/state/store.js';
 import { clientTailSource } from '../src/tail/client-source.js';

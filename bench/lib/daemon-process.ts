@@ -35,7 +35,9 @@ export interface SpawnOptions {
 }
 
 export function spawnSentinel(argv: readonly string[], options: SpawnOptions = {}): SentinelProcess {
-  const entry = options.compiled ? ['bin/ledger-sentinel.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const entry = options.compiled
+    ? ['bin/ledger-sentinel.js']
+    : ['--conditions=source', '--import', 'tsx', 'src/main.ts'];
   const nodeOptions = options.compiled ? { NODE_OPTIONS: chartNodeOptions() } : {};
   const child = spawn(process.execPath, [...entry, ...argv], {
     cwd: options.cwd ?? REPO,

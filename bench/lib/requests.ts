@@ -51,10 +51,14 @@ export function parseTailTable(text: string): TailRow[] {
 }
 
 export async function requestsBench(options: BenchOptions): Promise<Figure[]> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/tail.bench.ts'], {
-    cwd: REPO,
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', 'bench/tail.bench.ts'],
+    {
+      cwd: REPO,
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   const rows = parseTailTable(stdout);
   if (rows.length === 0) throw new Error(`bench/tail.bench.ts printed no table:\n${stdout}`);
   options.log(stdout.split('\n')[0] ?? '');

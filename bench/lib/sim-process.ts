@@ -1,8 +1,8 @@
 // The living ledger in a process of its own (so its memory and CPU are not the daemon's nor the bench's):
-//   node --import tsx bench/lib/sim-process.ts '<json options>'
+//   node --conditions=source --import tsx bench/lib/sim-process.ts '<json options>'
 // Options: seed, tps, lagMs, accounts (traffic population), speed (ledger seconds per wall second), maxTransactions
 // (the ledger clock stops where that many slots have been generated). Prints the base URL, serves until SIGTERM.
-import { startLivingLedger } from '../../src/simulator/living-ledger-server.js';
+import { startLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
 
 interface SimProcessOptions {
   readonly seed: string;

@@ -2,7 +2,7 @@ import { checked, type Figure } from '../../bench/lib/figures.js';
 // Expected alerts from the simulator's ground truth, and what arrived. Each marker is one injected transaction
 // with the memo `chaos-<n>` paid by a watched account to an unwatched one; marker rule n alerts on that memo
 // (throttle 0s), so the expected alerts are exactly the marker transactions of the ground truth.
-import type { LivingLedger } from '../../src/simulator/living-ledger.js';
+import type { LivingLedger } from '@ledger-sentinel/simulator/living-ledger';
 
 /**
  * One rule per marker: a Slack digest lists at most 40 alerts of one rule and folds the rest into "and K more",

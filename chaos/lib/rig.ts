@@ -8,7 +8,7 @@ import {
   startLivingLedger,
   type RunningLivingLedger,
   type LivingLedgerServerOptions,
-} from '../../src/simulator/living-ledger-server.js';
+} from '@ledger-sentinel/simulator/living-ledger-server';
 import { spawnSentinel, until, metricsText, type SentinelProcess } from '../../bench/lib/daemon-process.js';
 import {
   sentinelDir,

@@ -6,7 +6,7 @@ import type { SilenceStore } from '../delivery/silence-store.js';
 import type { HtmlPage } from '../observability/html-route.js';
 import type { ReadinessCheck } from '../observability/http-server.js';
 import { shownText } from '../notifiers/neutralize.js';
-import { timestampFromMillis } from '../ledger/timestamp.js';
+import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { renderStatusPage } from '../status/render-status.js';
 import { buildStatusModel, TEXT_MAX, type StatusAck, type StatusInputs } from '../status/status-model.js';
 import { configSilences, type StatusSilence } from '../status/status-silence.js';

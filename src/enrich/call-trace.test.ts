@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { actionsIdFor, createCallTraces, type ListActions } from './call-trace.js';
 import { action, tx } from '../../test/fixtures/rules/records.js';
-import type { ContractAction } from '../ledger/schema.js';
+import type { ContractAction } from '@ledger-sentinel/ledger-model/schema';
 
 /** A listActions over fixed pages that records every call (a real async iterable, no mocks). */
 function pagedActions(pages: ContractAction[][], failFirst = false) {

@@ -1,6 +1,6 @@
 // Call traces on demand: all contract actions of one transaction, fetched through the ledger client's
 // listActions (every page), cached in a bounded LRU so a page of records touching the same call fetches once.
-import type { ContractAction, Transaction } from '../ledger/schema.js';
+import type { ContractAction, Transaction } from '@ledger-sentinel/ledger-model/schema';
 import { Lru } from './lru.js';
 
 export interface CallTrace {

@@ -1,7 +1,7 @@
 // Contract verification of contracts created by watched accounts, as alert annotations. A missing, failing or
 // unconfigured verification never blocks an alert: the annotation says what happened instead.
-import { longZeroAddress, parseEntityId } from '../ledger/entity-id.js';
-import type { Transaction } from '../ledger/schema.js';
+import { longZeroAddress, parseEntityId } from '@ledger-sentinel/ledger-model/entity-id';
+import type { Transaction } from '@ledger-sentinel/ledger-model/schema';
 import { Lru } from './lru.js';
 
 export interface VerifyAnswer {

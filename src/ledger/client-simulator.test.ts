@@ -1,12 +1,12 @@
 // The client against the embedded simulator (src/simulator): a full walk through pages, mounted under a prefix.
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultSimulatorConfig } from '../simulator/config.js';
-import { sampleTransactionRow } from '../simulator/sample-rows.js';
-import { startSimulator, type RunningSimulator } from '../simulator/server.js';
-import { SimulatorStore } from '../simulator/store.js';
-import { makeSimTransaction } from '../simulator/transaction-json.js';
+import { defaultSimulatorConfig } from '@ledger-sentinel/simulator/config';
+import { sampleTransactionRow } from '@ledger-sentinel/simulator/sample-rows';
+import { startSimulator, type RunningSimulator } from '@ledger-sentinel/simulator/server';
+import { SimulatorStore } from '@ledger-sentinel/simulator/store';
+import { makeSimTransaction } from '@ledger-sentinel/simulator/transaction-json';
 import { createLedgerClient, type LedgerClient } from './client.js';
-import { compareTimestamps } from './timestamp.js';
+import { compareTimestamps } from '@ledger-sentinel/ledger-model/timestamp';
 
 const NOW = 1_700_000_000_000_000_000n;
 let running: RunningSimulator | undefined;

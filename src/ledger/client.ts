@@ -20,7 +20,12 @@ import {
 } from './query.js';
 import { createRequestBudget, type RequestBudget } from './request-budget.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
-import type { AccountSummary, ContractAction, StakingReward, Transaction } from './schema.js';
+import type {
+  AccountSummary,
+  ContractAction,
+  StakingReward,
+  Transaction,
+} from '@ledger-sentinel/ledger-model/schema';
 import { abortableSleep } from './sleep.js';
 
 export interface LedgerClientOptions {

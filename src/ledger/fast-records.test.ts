@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fastContractAction, fastStakingReward, fastTransaction } from './fast-records.js';
 import { parsePage } from './page.js';
-import { ContractAction, StakingReward, Transaction } from './schema.js';
+import { ContractAction, StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
 
 const TX = {
   batch_key: null,

@@ -5,8 +5,17 @@
 // accepts: fast-records.test.ts compares them over the spec fixtures and a table of mutations.
 // Output objects are built as one literal each (one hidden class); absent optional fields are undefined.
 import { int64FromText, isEntityIdText, isRecordTimestampText } from './scan.js';
-import { EVM_ADDRESS_PATTERN, HEX_PATTERN, TRANSACTION_ID_PATTERN } from './schema.js';
-import type { BatchKeyObject, ContractAction, StakingReward, Transaction } from './schema.js';
+import {
+  EVM_ADDRESS_PATTERN,
+  HEX_PATTERN,
+  TRANSACTION_ID_PATTERN,
+} from '@ledger-sentinel/ledger-model/schema';
+import type {
+  BatchKeyObject,
+  ContractAction,
+  StakingReward,
+  Transaction,
+} from '@ledger-sentinel/ledger-model/schema';
 
 type Raw = Record<string, unknown>;
 

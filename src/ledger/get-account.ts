@@ -3,7 +3,7 @@
 import { LedgerHttpError, MalformedResponseError } from './errors.js';
 import { getParsed, type GetOptions, type RequestContext } from './ledger-request.js';
 import { checkAccountPath } from './query-values.js';
-import { AccountSummary } from './schema.js';
+import { AccountSummary } from '@ledger-sentinel/ledger-model/schema';
 
 /** `transactions=false`: the service then skips the embedded transaction list we would not read. */
 export function accountUrl(idOrAliasOrEvmAddress: string): string {

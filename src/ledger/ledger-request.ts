@@ -14,7 +14,7 @@ import {
   type RetryPolicy,
   type RetryReason,
 } from './retry.js';
-import { ErrorBody } from './schema.js';
+import { ErrorBody } from '@ledger-sentinel/ledger-model/schema';
 
 export type LedgerMetrics = Pick<
   Metrics,

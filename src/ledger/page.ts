@@ -11,7 +11,12 @@ import {
   type FastResult,
 } from './fast-records.js';
 import { quoteUnsafeIntegers } from './json.js';
-import { ContractAction, LENIENT_TRANSACTION_FIELDS, StakingReward, Transaction } from './schema.js';
+import {
+  ContractAction,
+  LENIENT_TRANSACTION_FIELDS,
+  StakingReward,
+  Transaction,
+} from '@ledger-sentinel/ledger-model/schema';
 
 export type Endpoint = 'transactions' | 'rewards' | 'actions';
 

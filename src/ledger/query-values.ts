@@ -1,9 +1,9 @@
 // Client-side checks of single parameter values, by the rules the 0.129 service applies (docs/ledger-api.md §2-10).
 // Each returns the text to send or throws InvalidParameterError naming the parameter.
-import { parseEntityId } from './entity-id.js';
+import { parseEntityId } from '@ledger-sentinel/ledger-model/entity-id';
 import { InvalidParameterError } from './errors.js';
-import { TIMESTAMP_PATTERN, formatTimestamp, type Timestamp } from './timestamp.js';
-import { QUERYABLE_TRANSACTION_TYPES } from './transaction-types.js';
+import { TIMESTAMP_PATTERN, formatTimestamp, type Timestamp } from '@ledger-sentinel/ledger-model/timestamp';
+import { QUERYABLE_TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
 
 export const OPERATORS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte'] as const;
 export type Operator = (typeof OPERATORS)[number];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidParameterError } from './errors.js';
 import { actionsUrl, rewardsUrl, transactionsUrl, type TransactionsQuery } from './query.js';
-import { TRANSACTION_TYPES } from './transaction-types.js';
+import { TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
 
 describe('transactionsUrl', () => {
   it.each<[TransactionsQuery, string]>([

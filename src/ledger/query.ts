@@ -16,7 +16,7 @@ import {
   type Filter,
   type Operator,
 } from './query-values.js';
-import type { Timestamp } from './timestamp.js';
+import type { Timestamp } from '@ledger-sentinel/ledger-model/timestamp';
 
 export type { Filter, Operator };
 export type Order = 'asc' | 'desc';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ENTITY_ID_PATTERN } from './entity-id.js';
-import { INT64_TEXT_PATTERN } from './schema.js';
+import { ENTITY_ID_PATTERN } from '@ledger-sentinel/ledger-model/entity-id';
+import { INT64_TEXT_PATTERN } from '@ledger-sentinel/ledger-model/schema';
 import { int64FromText, isEntityIdText, isRecordTimestampText } from './scan.js';
-import { RECORD_TIMESTAMP_PATTERN } from './timestamp.js';
+import { RECORD_TIMESTAMP_PATTERN } from '@ledger-sentinel/ledger-model/timestamp';
 
 const SAMPLES = [
   '',

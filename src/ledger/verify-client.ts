@@ -8,7 +8,7 @@ import { InvalidParameterError, ResponseTooLargeError, VerifyError, type VerifyE
 import { sendHttp, type HttpResponse, type HttpSettings } from './http.js';
 import type { LedgerMetrics } from './ledger-request.js';
 import { classifyNetworkError } from './retry.js';
-import { VerificationResult } from './schema.js';
+import { VerificationResult } from '@ledger-sentinel/ledger-model/schema';
 
 export interface VerifyClientOptions {
   /** e.g. https://sourcify.dev/server */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createCallTraces } from '../enrich/call-trace.js';
 import { createContractVerification } from '../enrich/verification.js';
 import { LedgerHttpError } from '../ledger/errors.js';
-import type { ContractAction } from '../ledger/schema.js';
+import type { ContractAction } from '@ledger-sentinel/ledger-model/schema';
 import { createOutbox } from '../delivery/outbox.js';
 import { createMetrics } from '../observability/metrics.js';
 import { createRuleStateRepo } from '../rules/state-repo.js';

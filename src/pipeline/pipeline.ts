@@ -6,7 +6,7 @@ import type { CallTraces } from '../enrich/call-trace.js';
 import { actionsIdFor } from '../enrich/call-trace.js';
 import type { ContractVerification } from '../enrich/verification.js';
 import { LedgerHttpError } from '../ledger/errors.js';
-import type { ContractAction, Transaction } from '../ledger/schema.js';
+import type { ContractAction, Transaction } from '@ledger-sentinel/ledger-model/schema';
 import type { Metrics } from '../observability/metrics.js';
 import type { Engine, EngineEvent } from '../rules/engine.js';
 import type { RuleStateRepo } from '../rules/state-repo.js';

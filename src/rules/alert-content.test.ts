@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ALERT_VARIABLES } from './alert-variables.js';
-import type { ContractAction, Transaction } from '../ledger/schema.js';
+import type { ContractAction, Transaction } from '@ledger-sentinel/ledger-model/schema';
 import { createEngine } from './engine.js';
 import { HBAR, WATCHED, action, at, memo, reward, transfer, tx } from '../../test/fixtures/rules/records.js';
 import { ruleSetFrom } from '../../test/fixtures/rules/rule-set.js';

@@ -6,7 +6,7 @@ import { renderLayered } from './template.js';
 import { ALERT_TEXT_MAX, capText } from './cap-text.js';
 import { formatHbar } from './amount.js';
 import { windowTotal } from './windows.js';
-import { timestampToIso } from '../ledger/timestamp.js';
+import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
 import { transitionVariables } from './alert-variables.js';
 import { durationText } from './transition-texts.js';
 

@@ -3,7 +3,7 @@
 // (pushdown.ts) asks the query service only for what some rule can match. Both rely on the same promise: a
 // record without what the guard names can never make the predicate true (nor undefined, awaiting a trace).
 import type { WhenNode } from './condition.js';
-import { SUCCESS_RESULTS } from '../ledger/result-codes.js';
+import { SUCCESS_RESULTS } from '@ledger-sentinel/ledger-model/result-codes';
 import { compileRegex } from './compile-regex.js';
 
 /** What a rule's predicate needs to be anything but false; a missing key means no such need is known. */

@@ -4,7 +4,7 @@
 // more than the requests a filter saves.
 import type { RuleSet } from './compile.js';
 import { eitherOf, guardOf } from './guard.js';
-import { QUERYABLE_TRANSACTION_TYPES } from '../ledger/transaction-types.js';
+import { QUERYABLE_TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
 import type { Pushdown } from '../tail/config.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 

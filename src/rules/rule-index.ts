@@ -5,7 +5,7 @@
 import type { CompiledRule, RuleSet } from './compile.js';
 import type { Facts } from './facts.js';
 import { guardOf, type Guard } from './guard.js';
-import { SUCCESS_RESULTS } from '../ledger/result-codes.js';
+import { SUCCESS_RESULTS } from '@ledger-sentinel/ledger-model/result-codes';
 
 const NEGATIVE = 0;
 const ZERO = 1;

@@ -11,7 +11,7 @@ import {
   TokenTransfer,
   Transaction,
   Transfer,
-} from '../ledger/schema.js';
+} from '@ledger-sentinel/ledger-model/schema';
 
 const fields = (schema: z.ZodObject): string[] => Object.keys(schema.shape);
 const items = (list: string, schema: z.ZodObject): string[] => fields(schema).map((f) => `${list}.${f}`);

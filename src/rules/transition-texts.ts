@@ -3,7 +3,7 @@
 import type { AlertRecord } from './alert.js';
 import type { CompiledWindow } from './compile.js';
 import { hbarText } from './why-text.js';
-import { timestampToIso } from '../ledger/timestamp.js';
+import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
 
 /** `1h`, `10m`, `20s` (the rule file's own style). */
 export function durationText(ns: bigint): string {

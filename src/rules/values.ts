@@ -1,7 +1,7 @@
 // Value schemas shared by conditions and windows: amounts, entity ids, token units.
 import { z } from 'zod';
 import { parseAmount } from './amount.js';
-import { ENTITY_ID_PATTERN } from '../ledger/entity-id.js';
+import { ENTITY_ID_PATTERN } from '@ledger-sentinel/ledger-model/entity-id';
 
 /** An HBAR amount in tinybars: "10000 hbar", "0.5 hbar", "5 tinybar" or a plain integer. */
 export const HbarAmount = z

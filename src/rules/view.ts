@@ -4,7 +4,7 @@ import type { AlertRecord } from './alert.js';
 import { formatHbar } from './amount.js';
 import type { Facts } from './facts.js';
 import { ALERT_TEXT_MAX, capText } from './cap-text.js';
-import { timestampToIso } from '../ledger/timestamp.js';
+import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
 import { tokenVariables } from './alert-variables.js';
 import { tokenMoves } from './token-moves.js';
 

@@ -3,8 +3,8 @@
 // reload while the query service is down keeps tailing them; an account the service does not know (404) or
 // cannot answer for is left out of the tailer (the others are tailed) and tried again later by the caller.
 import type { Logger } from 'pino';
-import { formatEntityId, parseEntityId } from '../ledger/entity-id.js';
-import type { AccountSummary } from '../ledger/schema.js';
+import { formatEntityId, parseEntityId } from '@ledger-sentinel/ledger-model/entity-id';
+import type { AccountSummary } from '@ledger-sentinel/ledger-model/schema';
 import type { Metrics } from '../observability/metrics.js';
 import { createPollSlots } from '../tail/poll-slots.js';
 import type { WatchedAccount } from '../tail/watched-account.js';

@@ -1,7 +1,7 @@
 // One poll of one per-account stream: everything after its `safe` cursor, page by page, each page handed
 // over in its own transaction; then the cursor moves to head − overlap (taken before the first request).
 // A walk stopped at its bound (walk-bound.ts) or by a failure keeps the pages it handed over.
-import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
+import { formatTimestamp, parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { quarantinePage } from './quarantine-page.js';
 import { involvesAccount } from './involves-account.js';
 import { newestTrusted } from './future-bound.js';
@@ -9,7 +9,7 @@ import type { TailRecord } from './record-handler.js';
 import type { AccountStream } from './streams.js';
 import { type Delivery, type Seen, type TailContext, handOver, settledBound } from './tail-context.js';
 import type { TailPage } from './tail-source.js';
-import type { StakingReward, Transaction } from '../ledger/schema.js';
+import type { StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
 import type { Cursor } from './tail-state.js';
 import { type TruncateReason, createWalkBound, reportTruncated } from './walk-bound.js';
 

@@ -2,9 +2,9 @@
 // normalisation into WatchedAccount. Strict objects: a typo in a key is an error, not a silent default.
 import { z } from 'zod';
 import { duration } from '../config/duration.js';
-import { formatEntityId } from '../ledger/entity-id.js';
-import { parseTimestamp } from '../ledger/timestamp.js';
-import { QUERYABLE_TRANSACTION_TYPES } from '../ledger/transaction-types.js';
+import { formatEntityId } from '@ledger-sentinel/ledger-model/entity-id';
+import { parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
+import { QUERYABLE_TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
 import type { WatchedAccount } from './watched-account.js';
 import { AccountId, needsLookup } from './account-id.js';
 

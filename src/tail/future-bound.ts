@@ -2,7 +2,7 @@
 // state. A single record dated in 2100 must not carry the shared head, and through it every account's cursor,
 // into the future, where no later record would ever be read again (docs/tailing.md, "Timestamps from the future").
 // Pure: the caller passes the clock's reading.
-import { timestampFromMillis, type Timestamp } from '../ledger/timestamp.js';
+import { timestampFromMillis, type Timestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import type { Cursor } from './tail-state.js';
 
 /** The newest consensus timestamp trusted to move state: now + max_clock_skew, in ns. */

@@ -3,8 +3,8 @@
 // read; a restart on the same state reads on. A cursor already poisoned on disk is repaired at start.
 import { describe, expect, it } from 'vitest';
 import { transactionAt } from '../../test/fixtures/tail/transactions.js';
-import type { StakingReward, Transaction } from '../ledger/schema.js';
-import { parseTimestamp, timestampFromMillis } from '../ledger/timestamp.js';
+import type { StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
+import { parseTimestamp, timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { captureLogs } from '../../test/helpers/log-capture.js';
 import { createMetrics } from '../observability/metrics.js';
 import { openStateStore, type StateStore } from '../state/store.js';

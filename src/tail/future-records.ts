@@ -3,7 +3,12 @@
 // of the same record is dropped as seen before it gets here), and the newest sighting feeds the
 // `sentinel-future-record` self-monitoring alert.
 import type { Logger } from 'pino';
-import { formatTimestamp, timestampFromMillis, timestampToIso, type Timestamp } from '../ledger/timestamp.js';
+import {
+  formatTimestamp,
+  timestampFromMillis,
+  timestampToIso,
+  type Timestamp,
+} from '@ledger-sentinel/ledger-model/timestamp';
 import { futureBound, secondsAhead } from './future-bound.js';
 import type { TailRecord } from './record-handler.js';
 import type { TailMetrics } from './tail-context.js';

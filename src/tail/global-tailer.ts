@@ -10,9 +10,9 @@
 //   read at most twice.
 // - settled: every poll reads only `gt:<safe>&lte:<H − overlap>` (H from the round's head probe) and moves
 //   `safe` there. Each row is read once, and handed over `overlap` later than in immediate mode.
-import { rewardAccountId } from '../ledger/entity-id.js';
-import type { Transaction } from '../ledger/schema.js';
-import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
+import { rewardAccountId } from '@ledger-sentinel/ledger-model/entity-id';
+import type { Transaction } from '@ledger-sentinel/ledger-model/schema';
+import { formatTimestamp, parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import type { PollResult } from './account-tailer.js';
 import { newestTrusted } from './future-bound.js';
 import { matchAccounts, passesPushdown } from './match-account.js';

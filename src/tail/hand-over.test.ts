@@ -1,6 +1,6 @@
 // handOver: the one transaction per page, and the handler's `committed` hook after it (never after a rollback).
 import { describe, expect, it } from 'vitest';
-import { Transaction } from '../ledger/schema.js';
+import { Transaction } from '@ledger-sentinel/ledger-model/schema';
 import { openStateStore } from '../state/store.js';
 import { AccountsConfig, watchedAccounts } from './config.js';
 import { FutureRecords } from './future-records.js';

@@ -4,7 +4,7 @@
 //
 // A timestamp beyond `limit()` (now + tail.max_clock_skew) is ignored, not clamped: clamping would still carry
 // every account's `safe` cursor up to the limit, past rows not yet written (docs/tailing.md).
-import type { Timestamp } from '../ledger/timestamp.js';
+import type { Timestamp } from '@ledger-sentinel/ledger-model/timestamp';
 
 export class HeadTracker {
   /** Without a limit (tests of the tracker alone), every timestamp counts. */

@@ -2,8 +2,8 @@
 // records; a record that names the account nowhere (a faulty or hostile server, a proxy mixing up responses) must
 // not be alerted under it (docs/tailing.md, "Attribution"). Deliberately wider than the service's own account.id
 // filter (match-account.ts): any mention counts, so a record the service may rightly return is never refused.
-import { ENTITY_ID_PATTERN, rewardAccountId } from '../ledger/entity-id.js';
-import type { StakingReward, Transaction } from '../ledger/schema.js';
+import { ENTITY_ID_PATTERN, rewardAccountId } from '@ledger-sentinel/ledger-model/entity-id';
+import type { StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
 
 export function involvesAccount(record: Transaction | StakingReward, accountId: string): boolean {
   // An alias-only watch entry has the alias as its id, which a reward's account_id never shows: not checkable.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Transaction } from '../ledger/schema.js';
+import { Transaction } from '@ledger-sentinel/ledger-model/schema';
 import { matchAccounts, passesPushdown } from './match-account.js';
 
 function tx(fields: Record<string, unknown>): Transaction {

@@ -2,8 +2,8 @@
 // so the global tail hands over exactly what per-account polling would: payer (minus the synthetic-child
 // exclusion), an HBAR transfer row, or a fungible token transfer row. NFT-only involvement, entity_id and
 // staking_reward_transfers do not count.
-import type { Transaction } from '../ledger/schema.js';
-import { isSuccessResult } from '../ledger/result-codes.js';
+import type { Transaction } from '@ledger-sentinel/ledger-model/schema';
+import { isSuccessResult } from '@ledger-sentinel/ledger-model/result-codes';
 import type { Pushdown } from './config.js';
 
 const PAYER_CHILD_TYPES_KEPT = new Set(['CRYPTOCREATEACCOUNT', 'CRYPTOUPDATEACCOUNT']);

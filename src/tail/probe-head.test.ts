@@ -3,14 +3,14 @@
 // requests, and `start: now` begins there.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedgerClient, type LedgerClient } from '../ledger/client.js';
-import { parseTimestamp, timestampFromMillis } from '../ledger/timestamp.js';
-import { defaultSimulatorConfig } from '../simulator/config.js';
-import { startLivingLedger, type RunningLivingLedger } from '../simulator/living-ledger-server.js';
-import { sampleTransactionRow } from '../simulator/sample-rows.js';
-import { startSimulator, type RunningSimulator } from '../simulator/server.js';
-import { SimulatorStore } from '../simulator/store.js';
-import { largeDebit } from '../simulator/traffic-inject.js';
-import { makeSimTransaction } from '../simulator/transaction-json.js';
+import { parseTimestamp, timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
+import { defaultSimulatorConfig } from '@ledger-sentinel/simulator/config';
+import { startLivingLedger, type RunningLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
+import { sampleTransactionRow } from '@ledger-sentinel/simulator/sample-rows';
+import { startSimulator, type RunningSimulator } from '@ledger-sentinel/simulator/server';
+import { SimulatorStore } from '@ledger-sentinel/simulator/store';
+import { largeDebit } from '@ledger-sentinel/simulator/traffic-inject';
+import { makeSimTransaction } from '@ledger-sentinel/simulator/transaction-json';
 import { openStateStore } from '../state/store.js';
 import { clientTailSource } from './client-source.js';
 import { AccountsConfig, TailConfig, watchedAccounts } from './config.js';

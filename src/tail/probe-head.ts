@@ -9,7 +9,7 @@
 //
 // The probe asks only up to now + tail.max_clock_skew (`lte:`): newest first, one record dated in 2100 would
 // otherwise be the first row of every probe, and the real head would never be seen again.
-import { formatTimestamp, parseTimestamp, type Timestamp } from '../ledger/timestamp.js';
+import { formatTimestamp, parseTimestamp, type Timestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { HEAD_PRIORITY, type TailContext } from './tail-context.js';
 
 /** How far back the first, cheap look goes. */

@@ -3,8 +3,8 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { parsePage } from '../ledger/page.js';
-import type { StakingReward, Transaction } from '../ledger/schema.js';
-import { formatTimestamp } from '../ledger/timestamp.js';
+import type { StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
+import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { createMetrics } from '../observability/metrics.js';
 import { openStateStore } from '../state/store.js';
 import { AccountsConfig, TailConfig, watchedAccounts } from './config.js';

@@ -5,7 +5,7 @@
 // cursor advanced). Because (3) is one SQLite transaction, a record's effects and the fact that it was seen
 // commit together: after a crash the page is either fully applied and never handed over again, or not
 // applied at all and handed over again on restart.
-import type { StakingReward, Transaction } from '../ledger/schema.js';
+import type { StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
 import type { WatchedAccount } from './watched-account.js';
 
 export type TailSourceName = 'transactions' | 'rewards';

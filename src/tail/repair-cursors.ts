@@ -3,7 +3,7 @@
 // restarts where a new stream would, from the head, and says so loudly: records between where the cursor
 // really was and the head are not replayed (`ledger-sentinel state reset-cursor --to` replays them).
 import type { Logger } from 'pino';
-import { timestampToIso } from '../ledger/timestamp.js';
+import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
 import type { Cursor, TailState } from './tail-state.js';
 
 export interface RepairedCursor {

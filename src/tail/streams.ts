@@ -1,5 +1,5 @@
 // The listings the tailers read, derived from the watch list. See tail-state.ts for the key scheme.
-import { ENTITY_ID_PATTERN } from '../ledger/entity-id.js';
+import { ENTITY_ID_PATTERN } from '@ledger-sentinel/ledger-model/entity-id';
 import type { Pushdown } from './config.js';
 import type { TailSourceName } from './record-handler.js';
 import type { WatchedAccount } from './watched-account.js';

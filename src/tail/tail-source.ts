@@ -1,7 +1,7 @@
 // What the tailers need from the ledger client: two paged listings in ascending order. The real client
 // (ledger/client.ts) satisfies it through a thin adapter; tests use a loopback server behind the same shape.
 import type { InvalidRecord } from '../ledger/page.js';
-import type { StakingReward, Transaction } from '../ledger/schema.js';
+import type { StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
 import type { Pushdown } from './config.js';
 
 export interface TailPage<T> {

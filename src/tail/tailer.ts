@@ -6,7 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { timestampFromMillis } from '../ledger/timestamp.js';
+import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import type { StateStore } from '../state/store.js';
 import { pollAccountStream, type PollResult } from './account-tailer.js';
 import { Backoff } from './backoff.js';

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResponseValidator } from './openapi-validator.js';
 import { sharedPath } from './shared-path.js';
-import { startLivingLedger, type RunningLivingLedger } from '../../src/simulator/living-ledger-server.js';
-import { deepCallTrace } from '../../src/simulator/traffic-inject.js';
+import { startLivingLedger, type RunningLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
+import { deepCallTrace } from '@ledger-sentinel/simulator/traffic-inject';
 
 const validator = createResponseValidator(sharedPath('ledger-api', 'openapi.yml'));
 let sim: RunningLivingLedger;

@@ -2,9 +2,9 @@
 // answer what openapi.yml describes: the 200 body by id, alias and EVM address, and the 400 and 404 bodies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { defaultSimulatorConfig } from '../../src/simulator/config.js';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/server.js';
-import { SimulatorStore } from '../../src/simulator/store.js';
+import { defaultSimulatorConfig } from '@ledger-sentinel/simulator/config';
+import { startSimulator, type RunningSimulator } from '@ledger-sentinel/simulator/server';
+import { SimulatorStore } from '@ledger-sentinel/simulator/store';
 import { sharedPath } from './shared-path.js';
 import { createResponseValidator } from './openapi-validator.js';
 

@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { sharedPath } from './shared-path.js';
-import * as S from '../../src/ledger/schema.js';
+import * as S from '@ledger-sentinel/ledger-model/schema';
 
 type OpenApiSchema = {
   $ref?: string;

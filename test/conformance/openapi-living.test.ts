@@ -2,12 +2,12 @@
 // against openapi.yml too, not only the fixture responses; and the validator must be able to say no.
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSimContractAction } from '../../src/simulator/action-json.js';
-import { defaultSimulatorConfig } from '../../src/simulator/config.js';
-import { sampleTransactionRow } from '../../src/simulator/sample-rows.js';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/server.js';
-import { SimulatorStore } from '../../src/simulator/store.js';
-import { makeSimTransaction } from '../../src/simulator/transaction-json.js';
+import { makeSimContractAction } from '@ledger-sentinel/simulator/action-json';
+import { defaultSimulatorConfig } from '@ledger-sentinel/simulator/config';
+import { sampleTransactionRow } from '@ledger-sentinel/simulator/sample-rows';
+import { startSimulator, type RunningSimulator } from '@ledger-sentinel/simulator/server';
+import { SimulatorStore } from '@ledger-sentinel/simulator/store';
+import { makeSimTransaction } from '@ledger-sentinel/simulator/transaction-json';
 import { sharedPath } from './shared-path.js';
 import { createResponseValidator } from './openapi-validator.js';
 

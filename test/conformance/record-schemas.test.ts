@@ -7,7 +7,7 @@ import { sharedPath } from './shared-path.js';
 import { fastContractAction, fastStakingReward, fastTransaction } from '../../src/ledger/fast-records.js';
 import { parseJson } from '../../src/ledger/json.js';
 import { parsePage, type Endpoint } from '../../src/ledger/page.js';
-import { ContractAction, ErrorBody, StakingReward, Transaction } from '../../src/ledger/schema.js';
+import { ContractAction, ErrorBody, StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
 
 interface SpecCase {
   readonly name: string;

@@ -2,7 +2,7 @@
 // URLs (1.2), the bindTimestampRange matrix with responseJsonMatrix shallow merge (1.6), headers (1.8).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { parseSpecJson } from '../../src/simulator/fixture-values.js';
+import { parseSpecJson } from '@ledger-sentinel/simulator/fixture-values';
 
 export interface SpecCase {
   /** `transactions/limit.json #2 /api/v1/…` plus the binding variant. */

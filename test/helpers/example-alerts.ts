@@ -1,7 +1,7 @@
 // Two alerts made by the real engine from real rules, for tests and for the examples in docs/notifiers.md (a test
 // checks the docs still show what this code produces): a large debit firing, and a missing staking reward
 // resolved by the reward that arrived.
-import { StakingReward, Transaction } from '../../src/ledger/schema.js';
+import { StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
 import type { Alert } from '../../src/rules/alert.js';
 import { compileRules } from '../../src/rules/compile.js';
 import { createEngine } from '../../src/rules/engine.js';

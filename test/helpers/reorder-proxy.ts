@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseJson } from '../../src/ledger/json.js';
-import { serializeJson } from '../../src/simulator/json.js';
+import { serializeJson } from '@ledger-sentinel/simulator/json';
 
 export type PageOrder = 'as-is' | 'reverse' | 'shuffle';
 

@@ -1,7 +1,7 @@
 // Under `run`, stdout is the JSON log stream a log shipper parses: the console notifier writes its alerts to stderr.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { largeDebit } from '../../src/simulator/traffic-inject.js';
+import { largeDebit } from '@ledger-sentinel/simulator/traffic-inject';
 import { LARGE_DEBIT_RULE, httpUrlOf, startDaemonEnv, until, type DaemonEnv } from './daemon-harness.js';
 
 const HBAR = 100_000_000n;

@@ -3,7 +3,7 @@
 // while the other accounts alert, and is tailed once the ledger learns it.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { largeDebit } from '../../src/simulator/traffic-inject.js';
+import { largeDebit } from '@ledger-sentinel/simulator/traffic-inject';
 import {
   LARGE_DEBIT_RULE,
   httpUrlOf,

@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { largeDebit } from '../../src/simulator/traffic-inject.js';
+import { largeDebit } from '@ledger-sentinel/simulator/traffic-inject';
 import { startCli } from './cli-harness.js';
 import { httpUrlOf, startDaemonEnv, until, type DaemonEnv } from './daemon-harness.js';
 

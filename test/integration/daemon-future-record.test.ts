@@ -2,9 +2,9 @@
 // its rule fires, it is counted and logged once, the `sentinel-future-record` self-monitoring alert fires, and
 // the other account's later records are still alerted; after a restart on the same state nothing is poisoned.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sampleTransactionRow } from '../../src/simulator/sample-rows.js';
-import { largeDebit } from '../../src/simulator/traffic-inject.js';
-import { makeSimTransaction } from '../../src/simulator/transaction-json.js';
+import { sampleTransactionRow } from '@ledger-sentinel/simulator/sample-rows';
+import { largeDebit } from '@ledger-sentinel/simulator/traffic-inject';
+import { makeSimTransaction } from '@ledger-sentinel/simulator/transaction-json';
 import { httpUrlOf, startDaemonEnv, until, type DaemonEnv } from './daemon-harness.js';
 import { startCli } from './cli-harness.js';
 

@@ -8,7 +8,7 @@ import {
   startLivingLedger,
   type LivingLedgerServerOptions,
   type RunningLivingLedger,
-} from '../../src/simulator/living-ledger-server.js';
+} from '@ledger-sentinel/simulator/living-ledger-server';
 import { startSlackSink, type SlackSink } from '../helpers/slack-sink.js';
 import { startCli, type CliRun } from './cli-harness.js';
 

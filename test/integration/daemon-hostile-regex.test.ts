@@ -50,10 +50,14 @@ describe('a catastrophic-backtracking rule regex against a hostile memo', () => 
     env.writeConfig();
     env.writeRule('redos.yaml', RULES);
     const output = { text: '' };
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'run', '--config', env.configPath], {
-      cwd: REPO_DIR,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', 'src/main.ts', 'run', '--config', env.configPath],
+      {
+        cwd: REPO_DIR,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.stdout?.on('data', (d: Buffer) => (output.text += d.toString()));
     const started = await startedLine(child, output);
     const url = (JSON.parse(started) as { http: string }).http;

@@ -2,7 +2,7 @@
 // self-monitoring alert names it, `quarantine ls` lists it, a restart neither loses it nor reports it again,
 // and the stream's later records are still alerted.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { largeDebit } from '../../src/simulator/traffic-inject.js';
+import { largeDebit } from '@ledger-sentinel/simulator/traffic-inject';
 import { startCli } from './cli-harness.js';
 import { LARGE_DEBIT_RULE, httpUrlOf, startDaemonEnv, until, type DaemonEnv } from './daemon-harness.js';
 

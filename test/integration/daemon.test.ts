@@ -1,7 +1,7 @@
 // `ledger-sentinel run` end to end against the living ledger and a Slack-like sink: delivery, readiness,
 // graceful shutdown with the outbox flushed, and state kept for the next start.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { largeDebit } from '../../src/simulator/traffic-inject.js';
+import { largeDebit } from '@ledger-sentinel/simulator/traffic-inject';
 import { openStateStore } from '../../src/state/store.js';
 import { createOutbox } from '../../src/delivery/outbox.js';
 import { join } from 'node:path';

@@ -36,10 +36,14 @@ describe('ledger-sentinel run as a process', () => {
     env.writeConfig();
     env.writeRule('large.yaml', LARGE_DEBIT_RULE);
     const output = { text: '' };
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'run', '--config', env.configPath], {
-      cwd: REPO_DIR,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', 'src/main.ts', 'run', '--config', env.configPath],
+      {
+        cwd: REPO_DIR,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.stdout?.on('data', (d: Buffer) => (output.text += d.toString()));
     await waitForLine(child, output, /"msg":"started"/);
 

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app/create-app.js';
 import { loadAll } from '../../src/app/load-all.js';
 import { createOutbox } from '../../src/delivery/outbox.js';
-import { largeDebit } from '../../src/simulator/traffic-inject.js';
+import { largeDebit } from '@ledger-sentinel/simulator/traffic-inject';
 import { openStateStore } from '../../src/state/store.js';
 import { REPO_DIR } from '../helpers/shared.js';
 import {
@@ -32,10 +32,14 @@ interface Child {
 
 function spawnDaemon(configPath: string): Child {
   const out = { text: '' };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'run', '--config', configPath], {
-    cwd: REPO_DIR,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', 'src/main.ts', 'run', '--config', configPath],
+    {
+      cwd: REPO_DIR,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout?.on('data', (d: Buffer) => (out.text += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out.text += d.toString()));
   return { child, out };

@@ -232,7 +232,24 @@ describe('Dockerfile', () => {
       .map((c) => c.rest.split(/\s+/)[0]);
 
     expect(copied.sort()).toEqual(
-      ['/app/bin/', '/app/dist/', '/app/node_modules/', '/app/package.json', '/app/rules/'].sort(),
+      [
+        '/app/bin/',
+        '/app/dist/',
+        '/app/node_modules/',
+        '/app/package.json',
+        '/app/packages/ledger-model/dist/',
+        '/app/packages/ledger-model/package.json',
+        '/app/rules/',
+      ].sort(),
+    );
+  });
+
+  it('does not ship the simulator: the runtime stage copies none of it and its workspace link is removed', () => {
+    const runtimeCopies = runtime.instructions.filter((i) => i.keyword === 'COPY').map((i) => i.args);
+
+    expect(runtimeCopies.filter((args) => /simulator/.test(args))).toEqual([]);
+    expect(runs(build).join('\n')).toMatch(
+      /npm run build[\s\S]*rm -rf node_modules\/@ledger-sentinel\/simulator/,
     );
   });
 
@@ -277,6 +294,9 @@ describe('Dockerfile', () => {
     'helm/ledger-sentinel/values.yaml',
     '.env',
     'src/cli/cli.test.ts',
+    'packages/simulator/src/store.test.ts',
+    'packages/ledger-model/dist/timestamp.js',
+    'packages/simulator/node_modules/x/index.js',
     '.state/state.db',
   ])('.dockerignore keeps %s out of the build context', (path) => {
     expect(isIgnored(path, IGNORE)).toBe(true);

@@ -1,4 +1,4 @@
-import { isTimestamp, parseTimestamp, timestampFromMillis } from '../../ledger/timestamp.js';
+import { isTimestamp, parseTimestamp, timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 
 /** A consensus timestamp (`1700000000.123456789`) or an ISO 8601 date-time (`2024-05-01T00:00:00Z`), as ns. */
 export function parseTimeArg(text: string): bigint | undefined {

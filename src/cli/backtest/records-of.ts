@@ -1,8 +1,8 @@
 // The tail records a transaction makes for the watch list, matched exactly as the global tailer does: the
 // transaction for each watched account it involves, and the staking rewards paid with it. Shared by the backtest
 // and `ledger-sentinel test`, so both see the records the daemon would.
-import { rewardAccountId } from '../../ledger/entity-id.js';
-import type { Transaction } from '../../ledger/schema.js';
+import { rewardAccountId } from '@ledger-sentinel/ledger-model/entity-id';
+import type { Transaction } from '@ledger-sentinel/ledger-model/schema';
 import { matchAccounts } from '../../tail/match-account.js';
 import type { TailRecord } from '../../tail/record-handler.js';
 import type { WatchedAccount } from '../../tail/watched-account.js';

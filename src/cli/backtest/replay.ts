@@ -4,7 +4,7 @@
 import { createCallTraces } from '../../enrich/call-trace.js';
 import type { ContractVerification } from '../../enrich/verification.js';
 import type { LedgerClient } from '../../ledger/client.js';
-import { formatTimestamp, parseTimestamp, timestampToMillis } from '../../ledger/timestamp.js';
+import { formatTimestamp, parseTimestamp, timestampToMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import type { Alert } from '../../rules/alert.js';
 import type { RuleSet } from '../../rules/compile.js';
 import { createEngine } from '../../rules/engine.js';

@@ -1,5 +1,5 @@
 // What a backtest prints (pure): one line per alert that would have fired, then a per-rule table.
-import { parseTimestamp, timestampToIso } from '../../ledger/timestamp.js';
+import { parseTimestamp, timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
 import type { Alert } from '../../rules/alert.js';
 
 export interface RuleSummary {

@@ -13,9 +13,8 @@ import { playScenario } from './scenario.js';
 import { startDemoSlackSink } from './slack-sink.js';
 import { loadAll } from '../../app/load-all.js';
 import { parseDuration } from '../../config/duration.js';
-import { resolveFaultProfile } from '../../simulator/faults.js';
-import { startLivingLedger } from '../../simulator/living-ledger-server.js';
-import { SERVICE_VERSIONS, isServiceVersion, type ServiceVersion } from '../../simulator/service-version.js';
+import type { ServiceVersion } from '@ledger-sentinel/simulator/service-version';
+import { loadSimulator, type Simulator } from '../shared/load-simulator.js';
 import type { CliContext, Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel demo [options]
@@ -46,7 +45,8 @@ interface DemoArgs {
   readonly serviceVersion: ServiceVersion;
 }
 
-function parseDemoArgs(argv: readonly string[]): DemoArgs | string {
+function parseDemoArgs(argv: readonly string[], sim: Simulator): DemoArgs | string {
+  const { SERVICE_VERSIONS, isServiceVersion } = sim;
   let values;
   try {
     values = parseArgs({
@@ -79,17 +79,22 @@ export const demo: Command = {
   summary: 'run the daemon against a simulated ledger, printing alerts',
   usage: USAGE,
   async run(ctx) {
-    const args = parseDemoArgs(ctx.argv);
+    const sim = await loadSimulator();
+    if (typeof sim === 'string') {
+      ctx.stderr.write(`ledger-sentinel demo: ${sim}\n`);
+      return 1;
+    }
+    const args = parseDemoArgs(ctx.argv, sim);
     if (typeof args === 'string') {
       ctx.stderr.write(`ledger-sentinel demo: ${args}\n`);
       return 2;
     }
     const { signal, clear } = stopAfter(ctx.signal, args.durationMs);
-    const ledger = await startLivingLedger({
+    const ledger = await sim.startLivingLedger({
       seed: args.seed,
       tps: args.tps,
       lagMs: 1000,
-      faults: resolveFaultProfile(MILD_FAULTS),
+      faults: sim.resolveFaultProfile(MILD_FAULTS),
       autoAdvanceMs: 250,
       serviceVersion: args.serviceVersion,
     });

@@ -1,7 +1,7 @@
 // What happens to the demo's watched accounts, on top of the living ledger's random traffic: one scripted
 // transaction every few seconds, each one something an example rule is there to catch. Results are explicit:
 // otherwise the generator fails a random 5 % of them.
-import type { InjectSpec } from '../../simulator/traffic-inject.js';
+import type { InjectSpec } from '@ledger-sentinel/simulator/traffic-inject';
 
 const HBAR = 100_000_000n;
 

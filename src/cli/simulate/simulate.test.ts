@@ -3,7 +3,11 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { REPO_DIR } from '../../../test/helpers/shared.js';
 import { join } from 'node:path';
-import { parseSimulateArgs, simulate } from './simulate.js';
+import { loadSimulator, type Simulator } from '../shared/load-simulator.js';
+import { parseSimulateArgs as parseWith, simulate } from './simulate.js';
+
+const sim = (await loadSimulator()) as Simulator;
+const parseSimulateArgs = (argv: readonly string[]) => parseWith(argv, sim);
 
 function start(argv: string[]) {
   const stdout = new PassThrough();

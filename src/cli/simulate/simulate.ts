@@ -5,13 +5,9 @@ import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import type { CliContext, Command } from '../command.js';
 import { parseDuration } from '../../config/duration.js';
-import { FAULT_PRESETS, resolveFaultProfile, type FaultProfile } from '../../simulator/faults.js';
-import { startLivingLedger } from '../../simulator/living-ledger-server.js';
-import { MAX_TPS } from '../../simulator/living-ledger.js';
-import { loadFixture } from '../../simulator/fixtures.js';
-import { parseSpecJson } from '../../simulator/fixture-values.js';
-import { startSimulator } from '../../simulator/server.js';
-import { SERVICE_VERSIONS, isServiceVersion, type ServiceVersion } from '../../simulator/service-version.js';
+import type { FaultProfile } from '@ledger-sentinel/simulator/faults';
+import type { ServiceVersion } from '@ledger-sentinel/simulator/service-version';
+import { loadSimulator, type Simulator } from '../shared/load-simulator.js';
 
 const USAGE = `Usage: ledger-sentinel simulate [options]
 
@@ -23,7 +19,8 @@ Options:
   --seed <n>               seed of the living ledger and of the faults (default 1)
   --tps <n>                transactions per second (default 20)
   --lag <duration>         ingestion lag after each 2 s record file (default 2s)
-  --faults <profile>       ${Object.keys(FAULT_PRESETS).join(' | ')} | <file.json|file.yaml> (default none)
+  --faults <profile>       a preset (none, flaky, chaos, late; docs/simulator.md "Fault profiles") or
+                           <file.json|file.yaml> (default none)
   --fixture <file>         serve one spec-test setup instead of the living ledger
   --range-binding on|off   60-day binding of /transactions (default on; off with --fixture)
   --service-version <v>    response shapes: 0.129 (batch_key as 0x-hex) or current (batch_key as a key
@@ -43,7 +40,8 @@ export interface SimulateArgs {
 }
 
 /** Parses argv; returns an error message (what, where, how to fix) instead of throwing. */
-export function parseSimulateArgs(argv: readonly string[]): SimulateArgs | string {
+export function parseSimulateArgs(argv: readonly string[], sim: Simulator): SimulateArgs | string {
+  const { MAX_TPS, SERVICE_VERSIONS, isServiceVersion } = sim;
   let values;
   try {
     values = parseArgs({
@@ -92,33 +90,43 @@ export function parseSimulateArgs(argv: readonly string[]): SimulateArgs | strin
   };
 }
 
-async function loadFaults(name: string, cwd: string): Promise<FaultProfile> {
+async function loadFaults(name: string, cwd: string, sim: Simulator): Promise<FaultProfile> {
+  const { FAULT_PRESETS, resolveFaultProfile } = sim;
   if (FAULT_PRESETS[name]) return resolveFaultProfile(name);
   if (!/\.(json|ya?ml)$/i.test(name)) return resolveFaultProfile(name);
   const text = await readFile(resolve(cwd, name), 'utf8');
   return resolveFaultProfile(/\.json$/i.test(name) ? JSON.parse(text) : parseYaml(text));
 }
 
-async function serveFixture(args: SimulateArgs, ctx: CliContext): Promise<() => Promise<void>> {
+async function serveFixture(
+  args: SimulateArgs,
+  ctx: CliContext,
+  sim: Simulator,
+): Promise<() => Promise<void>> {
+  const { loadFixture, parseSpecJson, startSimulator } = sim;
   const file = resolve(ctx.cwd, args.fixture as string);
   const spec = parseSpecJson(await readFile(file, 'utf8')) as { setup?: Record<string, unknown> };
   if (!spec.setup)
     throw new Error(`${file}: no "setup" object; pass a spec-test file such as transactions/limit.json`);
   const loaded = loadFixture(spec.setup, { bindTimestampRange: args.rangeBinding ?? false });
-  const sim = await startSimulator({
+  const server = await startSimulator({
     store: loaded.store,
     config: { ...loaded.config, serviceVersion: args.serviceVersion },
     host: args.host,
     port: args.port,
   });
-  ctx.stdout.write(`${sim.url}\n`);
+  ctx.stdout.write(`${server.url}\n`);
   ctx.stdout.write(`fixture ${file}, range binding ${args.rangeBinding ? 'on' : 'off'}\n`);
-  return () => sim.close();
+  return () => server.close();
 }
 
-async function serveLiving(args: SimulateArgs, ctx: CliContext): Promise<() => Promise<void>> {
-  const faults = await loadFaults(args.faults, ctx.cwd);
-  const running = await startLivingLedger({
+async function serveLiving(
+  args: SimulateArgs,
+  ctx: CliContext,
+  sim: Simulator,
+): Promise<() => Promise<void>> {
+  const faults = await loadFaults(args.faults, ctx.cwd, sim);
+  const running = await sim.startLivingLedger({
     host: args.host,
     port: args.port,
     seed: args.seed,
@@ -142,14 +150,20 @@ export const simulate: Command = {
   summary: 'serve a simulated ledger query service (living ledger or a spec fixture)',
   usage: USAGE,
   async run(ctx) {
-    const args = parseSimulateArgs(ctx.argv);
+    const sim = await loadSimulator();
+    if (typeof sim === 'string') {
+      ctx.stderr.write(`ledger-sentinel simulate: ${sim}\n`);
+      return 1;
+    }
+    const args = parseSimulateArgs(ctx.argv, sim);
     if (typeof args === 'string') {
       ctx.stderr.write(`ledger-sentinel simulate: ${args}\n`);
       return 2;
     }
     let close: () => Promise<void>;
     try {
-      close = args.fixture === undefined ? await serveLiving(args, ctx) : await serveFixture(args, ctx);
+      close =
+        args.fixture === undefined ? await serveLiving(args, ctx, sim) : await serveFixture(args, ctx, sim);
     } catch (err) {
       ctx.stderr.write(`ledger-sentinel simulate: ${(err as Error).message}\n`);
       return 1;

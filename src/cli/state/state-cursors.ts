@@ -5,7 +5,7 @@ import {
   parseTimestamp,
   timestampFromMillis,
   timestampToIso,
-} from '../../ledger/timestamp.js';
+} from '@ledger-sentinel/ledger-model/timestamp';
 
 export interface CursorRow {
   readonly stream: string;

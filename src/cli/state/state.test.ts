@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { timestampFromMillis } from '../../ledger/timestamp.js';
+import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { openStateStore } from '../../state/store.js';
 import { TailState } from '../../tail/tail-state.js';
 import { runCli } from '../cli.js';

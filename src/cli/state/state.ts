@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { printIssues } from '../shared/print-issues.js';
 import { cursorRows, formatCursorTable, parseResetTarget, resetCursors } from './state-cursors.js';
 import { loadConfigFile } from '../../app/config/load.js';
-import { timestampToIso } from '../../ledger/timestamp.js';
+import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
 import { openStateStore } from '../../state/store.js';
 import { TailState } from '../../tail/tail-state.js';
 import type { CliContext, Command } from '../command.js';

@@ -1,8 +1,8 @@
 // Compact test inputs → the ledger records the daemon reads, through the same zod schemas as the query service's
 // answers (ledger/schema.ts), so a rule sees in a test exactly the shapes it sees in production.
-import { longZeroAddress, parseEntityId } from '../../ledger/entity-id.js';
-import { ContractAction, StakingReward, Transaction } from '../../ledger/schema.js';
-import { formatTimestamp } from '../../ledger/timestamp.js';
+import { longZeroAddress, parseEntityId } from '@ledger-sentinel/ledger-model/entity-id';
+import { ContractAction, StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
+import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import type { TraceAction, Tx } from './schema.js';
 
 export interface TxContext {

@@ -1,7 +1,7 @@
 // Alerts in a rule test's diff, as one-line YAML flow mappings in the test file's own form, so a line can be pasted
 // under `expect:`. Summaries carry ledger-controlled text (memos): control, bidi and line-breaking characters are
 // escaped, never printed raw to the terminal.
-import { timestampToIso } from '../../ledger/timestamp.js';
+import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
 import type { Observed } from './compare-alerts.js';
 import type { Expect } from './schema.js';
 import { formatAfter } from './test-time.js';

@@ -3,7 +3,7 @@
 // the end so absence and window rules see time pass. Returns every alert with the time it was sent at.
 import { actionsIdFor, createCallTraces } from '../../enrich/call-trace.js';
 import { createContractVerification, createdContractAddress } from '../../enrich/verification.js';
-import type { ContractAction } from '../../ledger/schema.js';
+import type { ContractAction } from '@ledger-sentinel/ledger-model/schema';
 import type { Alert } from '../../rules/alert.js';
 import type { RuleSet } from '../../rules/compile.js';
 import { createEngine } from '../../rules/engine.js';

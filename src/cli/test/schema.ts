@@ -1,7 +1,7 @@
 // The rule test file (strict: a typo is an error, with its file:line:col). rules/README.md "Testing rules"
 // documents it; build-records.ts turns the compact inputs into ledger records.
 import { z } from 'zod';
-import { TRANSACTION_ID_PATTERN } from '../../ledger/schema.js';
+import { TRANSACTION_ID_PATTERN } from '@ledger-sentinel/ledger-model/schema';
 import { AccountId, HbarAmount } from '../../rules/values.js';
 import { AccountEntry } from '../../tail/config.js';
 import {

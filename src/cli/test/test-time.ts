@@ -1,7 +1,7 @@
 // Times in rule test files, exact to the nanosecond (bigint, never a float): an ISO date-time in UTC with up to nine
 // fraction digits, a consensus timestamp ("1767225600.000000001"), or "+<span>" after the test's start. Spans are
 // compounds like "30s", "1h30m", "1.5s", "250ms", "1ns".
-import { isTimestamp, parseTimestamp } from '../../ledger/timestamp.js';
+import { isTimestamp, parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 
 export type TestTime =
   { readonly kind: 'at'; readonly ns: bigint } | { readonly kind: 'after'; readonly ns: bigint };

@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { describeValue } from '../../config/describe-value.js';
 import { didYouMean } from '../../config/did-you-mean.js';
-import { RESULT_NAMES } from '../../ledger/result-codes.js';
-import { TRANSACTION_TYPES } from '../../ledger/transaction-types.js';
+import { RESULT_NAMES } from '@ledger-sentinel/ledger-model/result-codes';
+import { TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
 import { parseAmount } from '../../rules/amount.js';
 import { parseSpan, parseTestTime, SPAN_EXAMPLE, TIME_EXAMPLE, type TestTime } from './test-time.js';
 

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLivingLedger, type RunningLivingLedger } from '../../simulator/living-ledger-server.js';
-import { VERIFY_FIXED_ADDRESSES } from '../../simulator/verify-answers.js';
+import { startLivingLedger, type RunningLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
+import { VERIFY_FIXED_ADDRESSES } from '@ledger-sentinel/simulator/verify-answers';
 import { startCli } from '../../../test/integration/cli-harness.js';
 
 describe('verify', () => {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineCondition } from '../condition.js';
 import { HbarAmount } from '../values.js';
-import { ENTITY_ID_PATTERN } from '../../ledger/entity-id.js';
-import type { ContractAction } from '../../ledger/schema.js';
+import { ENTITY_ID_PATTERN } from '@ledger-sentinel/ledger-model/entity-id';
+import type { ContractAction } from '@ledger-sentinel/ledger-model/schema';
 
 const NAME = /^[A-Z][A-Z0-9_]*$/;
 const Name = z.string().regex(NAME, {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCondition } from '../condition.js';
 import { suggest } from '../suggest.js';
-import { TRANSACTION_TYPES } from '../../ledger/transaction-types.js';
+import { TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
 
 const KNOWN = new Set(TRANSACTION_TYPES);
 const TypeName = z.string().refine((name) => KNOWN.has(name), {

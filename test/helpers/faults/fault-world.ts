@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import { spawnSentinel, until, type SentinelProcess } from '../../../bench/lib/daemon-process.js';
 import { sentinelDir } from '../../../bench/lib/sentinel-config.js';
 import { expectedMarkers, injectMarker } from '../../../chaos/lib/markers.js';
-import { startLivingLedger } from '../../../src/simulator/living-ledger-server.js';
+import { startLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
 import { startHttpSink } from '../http-sink.js';
 import { alertsOf, alertTally, faultRules } from './alert-tally.js';
 import { faultViolations, type ChannelDeliveries, type FaultObservations } from './fault-invariants.js';

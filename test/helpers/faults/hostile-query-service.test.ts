@@ -1,7 +1,7 @@
 // The fake query service plays its plan on faulted streams only, heals only once the plan has played through,
 // and never ends an endless chain.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLivingLedger, type RunningLivingLedger } from '../../../src/simulator/living-ledger-server.js';
+import { startLivingLedger, type RunningLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
 import type { QueryFault } from './fault-plan.js';
 import { startHostileQueryService, type HostileQueryService } from './hostile-query-service.js';
 

@@ -1,7 +1,7 @@
 // Records a hostile query service slips into a page: one far in the future, and malformed ones of several shapes.
 // They are built from a real record of the page's account (or any record seen), so every other field is plausible;
 // their memo is never a marker's, so a daemon that alerts on them shows up as an unexpected alert.
-import { createRng } from '../../../src/simulator/rng.js';
+import { createRng } from '@ledger-sentinel/simulator/rng';
 
 export type JsonRecord = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 // Child process of crash.test.ts: tails the simulator into a durable handler until killed. The handler writes
 // each record it is handed into `test_delivered` in the same store, inside the tailer's transaction, and
 // announces progress on stdout (synchronous on a pipe) so the parent can kill it at arbitrary points.
-// Usage: node --import tsx crash-child.ts <simulator url> <state dir> <strategy> <start> <accounts JSON>
+// Usage: node --conditions=source --import tsx crash-child.ts <simulator url> <state dir> <strategy> <start> <accounts JSON>
 import { writeSync } from 'node:fs';
 import { createLedgerClient } from '../../../src/ledger/client.js';
 import { openStateStore } from '../../../src/state/store.js';

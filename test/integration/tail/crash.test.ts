@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedgerClient, type LedgerClient } from '../../../src/ledger/client.js';
-import { createRng } from '../../../src/simulator/rng.js';
+import { createRng } from '@ledger-sentinel/simulator/rng';
 import { watchedAccounts } from '../../../src/tail/config.js';
 import { compare, groundTruth, watchEntries } from './harness.js';
 import { startTailLedger, type TailLedger } from './living-ledger.js';
@@ -37,7 +37,7 @@ interface Life {
 
 /** Runs one child until it is killed at its `killAfter`-th line, or the ledger is drained. */
 function live(ledger: TailLedger, args: string[], killAfter: number, clock: { step: number }): Promise<Life> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout });

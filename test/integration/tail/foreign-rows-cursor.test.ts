@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedgerClient, type LedgerClient } from '../../../src/ledger/client.js';
 import { createRequestBudget } from '../../../src/ledger/request-budget.js';
-import { formatTimestamp, parseTimestamp } from '../../../src/ledger/timestamp.js';
+import { formatTimestamp, parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { createMetrics } from '../../../src/observability/metrics.js';
 import { openStateStore } from '../../../src/state/store.js';
 import { clientTailSource } from '../../../src/tail/client-source.js';

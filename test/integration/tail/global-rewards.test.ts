@@ -2,7 +2,7 @@
 // rewards endpoint. Both must give the same payouts: account, timestamp and amount.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedgerClient, type LedgerClient } from '../../../src/ledger/client.js';
-import { formatTimestamp } from '../../../src/ledger/timestamp.js';
+import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { openStateStore } from '../../../src/state/store.js';
 import { clientTailSource } from '../../../src/tail/client-source.js';
 import { AccountsConfig, TailConfig, watchedAccounts } from '../../../src/tail/config.js';

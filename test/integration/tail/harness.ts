@@ -1,11 +1,11 @@
 // Shared pieces of the tail tests: a recording handler, the ground truth read back from the simulator once
 // everything is visible, and the exactly-once comparison.
 import type { LedgerClient } from '../../../src/ledger/client.js';
-import { formatTimestamp } from '../../../src/ledger/timestamp.js';
+import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { AccountEntry } from '../../../src/tail/config.js';
 import { type RecordHandler, type TailRecord, recordTimestamp } from '../../../src/tail/record-handler.js';
 import type { WatchedAccount } from '../../../src/tail/watched-account.js';
-import type { SimAccount } from '../../../src/simulator/traffic-population.js';
+import type { SimAccount } from '@ledger-sentinel/simulator/traffic-population';
 
 export function recordKey(r: TailRecord): string {
   return `${r.source}:${r.account.id}:${recordTimestamp(r)}`;

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedgerClient, type LedgerClient } from '../../../src/ledger/client.js';
 import { createRequestBudget } from '../../../src/ledger/request-budget.js';
-import { formatTimestamp } from '../../../src/ledger/timestamp.js';
+import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { createMetrics, type Metrics } from '../../../src/observability/metrics.js';
 import { openStateStore, type StateStore } from '../../../src/state/store.js';
 import { clientTailSource } from '../../../src/tail/client-source.js';

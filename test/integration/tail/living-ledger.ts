@@ -1,8 +1,8 @@
 // The simulator's living ledger (src/simulator/living-ledger-server.ts) on a clock the test moves by hand:
 // record files every 2 s, a 2 s ingestion lag and the late-visibility fault, which holds a share of each
 // file's rows back for `delayMs` after the file became visible (docs/ledger-api.md §17).
-import { startLivingLedger as startSimulatorLedger } from '../../../src/simulator/living-ledger-server.js';
-import type { SimAccount } from '../../../src/simulator/traffic-population.js';
+import { startLivingLedger as startSimulatorLedger } from '@ledger-sentinel/simulator/living-ledger-server';
+import type { SimAccount } from '@ledger-sentinel/simulator/traffic-population';
 
 export interface TailLedgerOptions {
   readonly seed: string;

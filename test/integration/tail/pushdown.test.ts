@@ -2,7 +2,7 @@
 // and both hand over exactly what the service returns for the filtered query.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedgerClient, type LedgerClient } from '../../../src/ledger/client.js';
-import { formatTimestamp } from '../../../src/ledger/timestamp.js';
+import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { openStateStore } from '../../../src/state/store.js';
 import { clientTailSource } from '../../../src/tail/client-source.js';
 import { AccountsConfig, TailConfig, watchedAccounts, type Pushdown } from '../../../src/tail/config.js';

@@ -1,6 +1,6 @@
 // GET /api/v1/transactions (docs/ledger-api.md §3.1, 5-8, 11.5).
-import { formatTimestamp } from '../../ledger/timestamp.js';
-import { QUERYABLE_TRANSACTION_TYPES } from '../../ledger/transaction-types.js';
+import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
+import { QUERYABLE_TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
 import { parseIdOrEvm } from '../account-ref.js';
 import { buildNextLink } from '../links.js';
 import {

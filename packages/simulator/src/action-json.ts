@@ -1,6 +1,6 @@
 // Builds /actions items from contract_action rows (docs/ledger-api.md §F2.7).
-import { decodeEntityId, longZeroAddress } from '../ledger/entity-id.js';
-import { formatTimestamp } from '../ledger/timestamp.js';
+import { decodeEntityId, longZeroAddress } from '@ledger-sentinel/ledger-model/entity-id';
+import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import type { SimContractAction } from './store.js';
 import { idText } from './transaction-json.js';
 

@@ -1,7 +1,7 @@
 // The transaction mix: every 0.129 type with a weight and a shape (how its transfers and side effects are built),
 // and the failure results each shape can end with. Weights are relative; every type has at least 0.05 so a long
 // run shows all of them (and the generator also walks every type once at start-up).
-import { TRANSACTION_TYPE_NAMES } from '../ledger/transaction-types.js';
+import { TRANSACTION_TYPE_NAMES } from '@ledger-sentinel/ledger-model/transaction-types';
 
 export type TxShape =
   | 'transfer'

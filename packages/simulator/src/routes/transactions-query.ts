@@ -1,6 +1,6 @@
 // The /transactions filter model: turns validated filters into bounds and a row predicate (docs/ledger-api.md §5-8).
-import { parseTimestamp } from '../../ledger/timestamp.js';
-import { TRANSACTION_TYPE_NAMES } from '../../ledger/transaction-types.js';
+import { parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
+import { TRANSACTION_TYPE_NAMES } from '@ledger-sentinel/ledger-model/transaction-types';
 import { parseIdOrEvm } from '../account-ref.js';
 import type { Filter } from '../params.js';
 import { payerBranchEligible, type SimTransaction, type SimTransferRow } from '../store.js';

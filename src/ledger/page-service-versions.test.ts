@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parsePageText } from '../ledger/page.js';
-import { defaultSimulatorConfig } from './config.js';
-import { sampleTransactionRow } from './sample-rows.js';
-import { startSimulator, type RunningSimulator } from './server.js';
-import { keyObject, shapeTransaction, type ServiceVersion } from './service-version.js';
-import { SimulatorStore } from './store.js';
-import { makeSimTransaction } from './transaction-json.js';
+import { defaultSimulatorConfig } from '@ledger-sentinel/simulator/config';
+import { sampleTransactionRow } from '@ledger-sentinel/simulator/sample-rows';
+import { startSimulator, type RunningSimulator } from '@ledger-sentinel/simulator/server';
+import { keyObject, shapeTransaction, type ServiceVersion } from '@ledger-sentinel/simulator/service-version';
+import { SimulatorStore } from '@ledger-sentinel/simulator/store';
+import { makeSimTransaction } from '@ledger-sentinel/simulator/transaction-json';
 
 const NOW = 1_700_000_000_000_000_000n;
 const ED25519 = `1220${'ab'.repeat(32)}`;

@@ -5,7 +5,7 @@
 // (docs/ledger-api.md §17). Generation is lazy: `advance()` catches up to the clock, and the server calls it on every request.
 // Retention keeps memory bounded on long runs: records older than the horizon are dropped from the store and the
 // ground truth, in batches of an eighth of the horizon.
-import { timestampFromMillis } from '../ledger/timestamp.js';
+import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { createRng, type Rng } from './rng.js';
 import { SimulatorStore, type SimTransaction } from './store.js';
 import { GroundTruth } from './ground-truth.js';

@@ -1,9 +1,9 @@
 // Builds SimTransaction records (wire JSON + query columns) from row-like input, with the service's formatting
 // rules (docs/ledger-api.md §F2.9, docs/ledger-api.md §14). Used by the fixture loader and the traffic generator alike.
-import { decodeEntityId, formatEntityId } from '../ledger/entity-id.js';
-import { resultName } from '../ledger/result-codes.js';
-import { formatTimestamp } from '../ledger/timestamp.js';
-import { transactionTypeName } from '../ledger/transaction-types.js';
+import { decodeEntityId, formatEntityId } from '@ledger-sentinel/ledger-model/entity-id';
+import { resultName } from '@ledger-sentinel/ledger-model/result-codes';
+import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
+import { transactionTypeName } from '@ledger-sentinel/ledger-model/transaction-types';
 import type { SimTransaction, WireJson } from './store.js';
 
 export interface TransferInput {

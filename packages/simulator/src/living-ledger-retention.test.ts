@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatTimestamp } from '../ledger/timestamp.js';
+import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { createLivingLedger } from './living-ledger.js';
 import { startLivingLedger, type RunningLivingLedger } from './living-ledger-server.js';
 import type { ScanOptions } from './store.js';

@@ -1,6 +1,6 @@
 // Test hooks: a transaction described by a few fields (a large debit from a given account, a deep call trace)
 // becomes overrides for the generator, which fills in everything else and gives it the next timestamps.
-import { normalizeEntityId } from '../ledger/entity-id.js';
+import { normalizeEntityId } from '@ledger-sentinel/ledger-model/entity-id';
 import { TRANSACTION_MIX } from './traffic-mix.js';
 import type { Population, SimAccount } from './traffic-population.js';
 import type { Leg } from './traffic-record.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Transaction } from '../ledger/schema.js';
-import { RESULT_NAMES } from '../ledger/result-codes.js';
-import { TRANSACTION_TYPE_NAMES } from '../ledger/transaction-types.js';
+import { Transaction } from '@ledger-sentinel/ledger-model/schema';
+import { RESULT_NAMES } from '@ledger-sentinel/ledger-model/result-codes';
+import { TRANSACTION_TYPE_NAMES } from '@ledger-sentinel/ledger-model/transaction-types';
 import { serializeJson } from './json.js';
 import { createTraffic, type GeneratedRecord } from './traffic.js';
 import { hostileMemoBase64 } from './hostile.js';

@@ -2,7 +2,7 @@
 // routes and the verification route, wrapped so every request first catches the ledger up to the clock and then
 // passes through the fault profile.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { timestampFromMillis } from '../ledger/timestamp.js';
+import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { defaultSimulatorConfig } from './config.js';
 import { startSimulator, type RequestHandler, type RunningSimulator } from './server.js';
 import { createLivingLedger, type LivingLedger, type LivingLedgerOptions } from './living-ledger.js';

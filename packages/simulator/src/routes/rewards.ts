@@ -1,5 +1,5 @@
 // GET /api/v1/accounts/{idOrAliasOrEvmAddress}/rewards (docs/ledger-api.md §3.2): path, existence, then the query.
-import { formatTimestamp, parseTimestamp } from '../../ledger/timestamp.js';
+import { formatTimestamp, parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { parseAccountPath } from '../account-ref.js';
 import { buildNextLink } from '../links.js';
 import {

@@ -1,8 +1,8 @@
 // Turns a transaction draft into the store's SimTransaction: the exact /api/v1/transactions item (field order,
 // transfers sorted by account then amount, token transfers by token then account, staking_reward_transfers only
 // when 0.0.800 pays; docs/ledger-api.md §14) plus the index columns. Amounts are numbers when safe, bigints beyond 2^53.
-import { RESULT_CODE_NAMES } from '../ledger/result-codes.js';
-import { transactionTypeName } from '../ledger/transaction-types.js';
+import { RESULT_CODE_NAMES } from '@ledger-sentinel/ledger-model/result-codes';
+import { transactionTypeName } from '@ledger-sentinel/ledger-model/transaction-types';
 import type { SimTransaction } from './store.js';
 import { STAKING_REWARD_ACCOUNT } from './traffic-population.js';
 

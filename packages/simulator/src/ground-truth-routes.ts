@@ -4,8 +4,8 @@
 //   GET  /_sim/contracts                         contracts with their EVM address and verification answer
 //   GET  /_sim/stats                             counters of the living ledger (and of the fault layer)
 //   POST /_sim/inject                            queue an InjectSpec (JSON) for the next tick
-import { normalizeEntityId, parseEntityId, encodeEntityId } from '../ledger/entity-id.js';
-import { isTimestamp, parseTimestamp } from '../ledger/timestamp.js';
+import { normalizeEntityId, parseEntityId, encodeEntityId } from '@ledger-sentinel/ledger-model/entity-id';
+import { isTimestamp, parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { serializeJson } from './json.js';
 import { errorResponse, type RouteResponse } from './response.js';
 import type { Route, RouteRequest } from './server.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VerificationResult } from '../ledger/schema.js';
+import { VerificationResult } from '@ledger-sentinel/ledger-model/schema';
 import { startSimulator, type RunningSimulator } from './server.js';
 import { SimulatorStore } from './store.js';
 import { createVerifyRoute } from './verify.js';

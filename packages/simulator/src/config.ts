@@ -1,5 +1,5 @@
 // Simulator settings: the REST configuration keys of the service that the three routes read.
-import { timestampFromMillis } from '../ledger/timestamp.js';
+import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import type { ServiceVersion } from './service-version.js';
 
 export interface SimulatorConfig {

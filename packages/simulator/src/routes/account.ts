@@ -2,9 +2,9 @@
 // id, alias or EVM address, with the service's 400 (bad path or query) and 404 (unknown). The body has every
 // member the service's AccountBalanceTransactions requires; balances are not simulated (0), the embedded
 // transaction list is always empty.
-import { formatEntityId, decodeEntityId, longZeroAddress } from '../../ledger/entity-id.js';
-import { QUERYABLE_TRANSACTION_TYPES } from '../../ledger/transaction-types.js';
-import { formatTimestamp } from '../../ledger/timestamp.js';
+import { formatEntityId, decodeEntityId, longZeroAddress } from '@ledger-sentinel/ledger-model/entity-id';
+import { QUERYABLE_TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
+import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { encodeBase32 } from '../bytes.js';
 import { serializeJson } from '../json.js';
 import { isValidLimit, isValidOrder, isValidTimestamp, type Filter } from '../params.js';
