@@ -1,4 +1,4 @@
-// The CLI's side of the API (cli/silence.ts, alerts.ts, ack.ts): where the daemon is, its token, one bounded call.
+// The CLI's side of the API (cli/silence/silence.ts, alerts.ts, ack.ts): where the daemon is, its token, one bounded call.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 

@@ -1,5 +1,5 @@
 // GET/POST /api/v1/silences and DELETE /api/v1/silences/{id}: Alertmanager's silence model over the durable
-// silence store (notifiers/silence-store.ts). Config-file silences are listed too, read-only, as `config:N`.
+// silence store (delivery/silence-store.ts). Config-file silences are listed too, read-only, as `config:N`.
 import { z } from 'zod';
 import { compileMatchers, isErrors, matcherOp, parseMatcher, type Matcher } from '../delivery/matchers.js';
 import type { Silence } from '../notifiers/schema.js';

@@ -1,6 +1,6 @@
 // Everything a config and a rule set decide: clients, notifiers, the delivery worker, the tailer, the tick and
 // self-monitoring timers. A reload stops one runtime and starts the next; the state store, the outbox, the
-// metrics, the logger and the HTTP server outlive it (app.ts).
+// metrics, the logger and the HTTP server outlive it (app/create-app.ts).
 import type { Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import { createCallTraces } from '../enrich/call-trace.js';
@@ -54,7 +54,7 @@ export interface Shared {
   readonly pauses: PauseBoard;
   /** Matches per rule since start, for the status page. */
   readonly ruleActivity: RuleActivity;
-  /** API silences, acks and inhibition rules (notifiers/suppression.ts), kept across reloads. */
+  /** API silences, acks and inhibition rules (delivery/suppression.ts), kept across reloads. */
   readonly controls: RuntimeControls;
 }
 

@@ -82,7 +82,7 @@ export function statusPage(sources: StatusSources): HtmlPage {
   };
 }
 
-/** The API's silences (notifiers/silence-store.ts) as the status page shows them, newest first. */
+/** The API's silences (delivery/silence-store.ts) as the status page shows them, newest first. */
 export function apiSilences(store: SilenceStore, limit = 100): StatusSilence[] {
   return store.list(limit).map((s) => ({
     id: s.id,
@@ -95,7 +95,7 @@ export function apiSilences(store: SilenceStore, limit = 100): StatusSilence[] {
   }));
 }
 
-/** The API's acknowledgements (notifiers/ack-store.ts) as the status page shows them. */
+/** The API's acknowledgements (delivery/ack-store.ts) as the status page shows them. */
 export function apiAcks(store: AckStore, limit = 100): StatusAck[] {
   return store
     .list(limit)

@@ -1,4 +1,4 @@
-// `inhibit_rules:` — user inhibition in Alertmanager's shape, beside the built-in one (app/built-in-alerts.ts):
+// `inhibit_rules:` — user inhibition in Alertmanager's shape, beside the built-in one (self-monitor/built-in-alerts.ts):
 // while an alert matching `source_matchers` fires, deliveries of alerts matching `target_matchers` that agree with
 // it on every `equal` label are not sent (recorded as silenced, reason inhibited). As in Alertmanager, an alert
 // matching both sides is not inhibited by alerts that match both sides too (itself included).

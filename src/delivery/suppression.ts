@@ -45,7 +45,7 @@ export interface SuppressionDeps {
   readonly inhibitRules?: readonly InhibitRule[];
 }
 
-/** Source alerts considered for inhibition: the firing ones that will resolve (notifiers/firing-set.ts). */
+/** Source alerts considered for inhibition: the firing ones that will resolve (delivery/firing-set.ts). */
 const MAX_SOURCES = 10_000;
 
 export function createSuppression(deps: SuppressionDeps): Suppression {

@@ -1,4 +1,4 @@
-// The client against the embedded simulator (src/simulator): a full walk through pages, mounted under a prefix.
+// The client against the embedded simulator (packages/simulator): a full walk through pages, mounted under a prefix.
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSimulatorConfig } from '@ledger-sentinel/simulator/config';
 import { sampleTransactionRow } from '@ledger-sentinel/simulator/sample-rows';

@@ -1,7 +1,7 @@
 // Silences as the status page shows them, whatever their origin: the config file's `silences:` today, runtime
 // silences from the state store later (they are passed in as the same plain shape). A matcher is an equality on
 // `rule`, `account` (id or name), `notifier` (only on that notifier) or any other name = a label of the alert
-// or its account: the semantics of the delivery worker's findSilence (src/notifiers/route.ts).
+// or its account: the semantics of the delivery worker's findSilence (src/delivery/route.ts).
 import { compileMatcher, type MatchOp } from '../delivery/matchers.js';
 import type { Silence } from '../notifiers/schema.js';
 import type { Alert } from '../rules/alert.js';

@@ -1,6 +1,6 @@
 // `accounts[].id` as users name accounts (docs/configuration.md, "accounts"): an entity id (`0.0.1234`, `1234`),
 // a long-zero EVM address (decoded here to its `0.0.N`), or an EVM address or alias that only the query service
-// can turn into an id (kept as written, normalised, and resolved at start: src/app/account-resolver.ts).
+// can turn into an id (kept as written, normalised, and resolved at start: src/tail/account-resolver.ts).
 import { z } from 'zod';
 import { formatEntityId, parseEntityId, parseLongZeroAddress } from '@ledger-sentinel/ledger-model/entity-id';
 import { checkAccountPath } from '../ledger/query-values.js';

@@ -1,4 +1,4 @@
-// The `accounts` and `tail` config sections (owned here, composed by config/schema.ts), and their
+// The `accounts` and `tail` config sections (owned here, composed by app/config/schema.ts), and their
 // normalisation into WatchedAccount. Strict objects: a typo in a key is an error, not a silent default.
 import { z } from 'zod';
 import { duration } from '../config/duration.js';
@@ -94,7 +94,7 @@ export type TailConfig = z.output<typeof TailConfig>;
 
 /**
  * Accounts in config order; an id given as a long-zero EVM address becomes its `0.0.N`. An id given as an EVM
- * address or alias stays as written, with `lookup` set: src/app/account-resolver.ts turns it into `0.0.N`.
+ * address or alias stays as written, with `lookup` set: src/tail/account-resolver.ts turns it into `0.0.N`.
  */
 export function watchedAccounts(entries: readonly AccountEntry[]): WatchedAccount[] {
   return entries.map((entry) => {

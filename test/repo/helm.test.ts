@@ -264,7 +264,7 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
     expect(manifest(defaults, 'Deployment').spec.template.metadata.annotations).toBeUndefined();
   });
 
-  // The daemon's config schema grows section by section (config/schema.ts); every section it knows is checked.
+  // The daemon's config schema grows section by section (app/config/schema.ts); every section it knows is checked.
   it.for([
     ['default', () => defaults],
     ['CI', () => ci],

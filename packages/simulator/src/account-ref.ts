@@ -1,5 +1,5 @@
 // Account references as the service accepts them: in `account.id` values (docs/ledger-api.md §5.1) and in the rewards path
-// (docs/ledger-api.md §3.2). Entity ids use ledger/entity-id.ts; EVM addresses and base32 aliases are handled here.
+// (docs/ledger-api.md §3.2). Entity ids use packages/ledger-model/src/entity-id.ts; EVM addresses and base32 aliases are handled here.
 import { encodeEntityId, parseEntityId } from '@ledger-sentinel/ledger-model/entity-id';
 import { decodeBase32, toHex } from './bytes.js';
 

@@ -1,5 +1,5 @@
 // The simulator's in-memory ledger: API-shaped records plus the internal columns and indexes the three query
-// routes need. Everything is keyed by exact nanosecond bigints and encoded entity ids (ledger/entity-id.ts).
+// routes need. Everything is keyed by exact nanosecond bigints and encoded entity ids (packages/ledger-model/src/entity-id.ts).
 //
 // Visibility (ingestion lag, late records): a record is served only when
 //   1. `visibleUntil` is null or its consensus timestamp is <= visibleUntil (a global ingestion watermark), and
@@ -15,7 +15,7 @@ import { dropOlder, lowerBound, upperBound } from './sorted.js';
 
 /** A `crypto_transfer` row (HBAR leg) or the account part of a `token_transfer` row. */
 export interface SimTransferRow {
-  /** Encoded entity id of the account (ledger/entity-id.ts encodeEntityId). */
+  /** Encoded entity id of the account (packages/ledger-model/src/entity-id.ts encodeEntityId). */
   readonly account: bigint;
   readonly amount: bigint;
 }

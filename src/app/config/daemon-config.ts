@@ -1,4 +1,4 @@
-// The config sections owned by the daemon itself (composed by config/schema.ts): `daemon` (shutdown, reload) and
+// The config sections owned by the daemon itself (composed by app/config/schema.ts): `daemon` (shutdown, reload) and
 // `self_monitoring` (the built-in alerts about ledger-sentinel's own health).
 import { z } from 'zod';
 import { duration } from '../../config/duration.js';

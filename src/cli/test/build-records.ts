@@ -1,5 +1,5 @@
 // Compact test inputs → the ledger records the daemon reads, through the same zod schemas as the query service's
-// answers (ledger/schema.ts), so a rule sees in a test exactly the shapes it sees in production.
+// answers (packages/ledger-model/src/schema.ts), so a rule sees in a test exactly the shapes it sees in production.
 import { longZeroAddress, parseEntityId } from '@ledger-sentinel/ledger-model/entity-id';
 import { ContractAction, StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
 import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';

@@ -1,4 +1,4 @@
-// The simulator's living ledger (src/simulator/living-ledger-server.ts) on a clock the test moves by hand:
+// The simulator's living ledger (packages/simulator/src/living-ledger-server.ts) on a clock the test moves by hand:
 // record files every 2 s, a 2 s ingestion lag and the late-visibility fault, which holds a share of each
 // file's rows back for `delayMs` after the file became visible (docs/ledger-api.md §17).
 import { startLivingLedger as startSimulatorLedger } from '@ledger-sentinel/simulator/living-ledger-server';
