@@ -42,6 +42,17 @@ describe('simulate arguments', () => {
     });
   });
 
+  it('names every fault preset of the simulator in its usage (the usage is shown without loading it)', () => {
+    const presets = Object.keys(sim.FAULT_PRESETS);
+
+    const missing = presets.filter(
+      (name) => !simulate.usage.includes(`${name},`) && !simulate.usage.includes(`${name};`),
+    );
+
+    expect(presets.length).toBeGreaterThan(1);
+    expect(missing).toEqual([]);
+  });
+
   it('takes --service-version current', () => {
     expect(parseSimulateArgs(['--service-version', 'current'])).toMatchObject({ serviceVersion: 'current' });
   });
