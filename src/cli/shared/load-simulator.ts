@@ -21,20 +21,26 @@ export const SIMULATOR_MISSING =
   'Run `npm run demo` (or `npm run build` and then this command) from a clone of the repository.';
 
 /** The simulator's modules, or SIMULATOR_MISSING when the package (or its build) is not there. */
-export async function loadSimulator(): Promise<Simulator | string> {
+export async function loadSimulator(
+  load: () => Promise<Simulator> = importSimulator,
+): Promise<Simulator | string> {
   try {
-    const modules = await Promise.all([
-      import('@ledger-sentinel/simulator/faults'),
-      import('@ledger-sentinel/simulator/fixture-values'),
-      import('@ledger-sentinel/simulator/fixtures'),
-      import('@ledger-sentinel/simulator/living-ledger'),
-      import('@ledger-sentinel/simulator/living-ledger-server'),
-      import('@ledger-sentinel/simulator/server'),
-      import('@ledger-sentinel/simulator/service-version'),
-    ]);
-    return Object.assign({}, ...modules) as Simulator;
+    return await load();
   } catch (err) {
     if ((err as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') return SIMULATOR_MISSING;
     throw err;
   }
+}
+
+async function importSimulator(): Promise<Simulator> {
+  const modules = await Promise.all([
+    import('@ledger-sentinel/simulator/faults'),
+    import('@ledger-sentinel/simulator/fixture-values'),
+    import('@ledger-sentinel/simulator/fixtures'),
+    import('@ledger-sentinel/simulator/living-ledger'),
+    import('@ledger-sentinel/simulator/living-ledger-server'),
+    import('@ledger-sentinel/simulator/server'),
+    import('@ledger-sentinel/simulator/service-version'),
+  ]);
+  return Object.assign({}, ...modules) as Simulator;
 }
