@@ -7,16 +7,16 @@ import { MAX_QUARANTINE_ALERTS } from './quarantine-conditions.js';
 import type { RuntimeParts, Shared } from './runtime.js';
 import { createSelfMonitor, type SelfMonitor, type SelfMonitorState } from './self-monitor.js';
 
-export function tickTimer(shared: Shared, parts: () => RuntimeParts): NodeJS.Timeout {
-  return setInterval(() => tickEngine(shared, parts()), parts().loaded.config.daemon.tick_interval);
+export function tickTimer(shared: Shared, parts: () => RuntimeParts, intervalMs: number): NodeJS.Timeout {
+  return setInterval(() => tickEngine(shared, parts()), intervalMs);
 }
 
-export function monitorTimer(shared: Shared, parts: () => RuntimeParts): NodeJS.Timeout {
+export function monitorTimer(shared: Shared, parts: () => RuntimeParts, intervalMs: number): NodeJS.Timeout {
   const check = () =>
     void parts()
       .monitor?.check()
       .catch((err: unknown) => shared.log.error({ err }, 'self-monitoring check failed'));
-  return setInterval(check, parts().loaded.config.self_monitoring.check_interval);
+  return setInterval(check, intervalMs);
 }
 
 /** The built-in checks over the current config; undefined when self_monitoring is disabled. */

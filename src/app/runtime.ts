@@ -92,9 +92,9 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
       loaded,
       tailDeps(() => parts, quarantine),
     ),
-    tick: tickTimer(shared, () => parts),
+    tick: tickTimer(shared, () => parts, loaded.config.daemon.tick_interval),
     monitor: undefined,
-    checks: monitorTimer(shared, () => parts),
+    checks: monitorTimer(shared, () => parts, loaded.config.self_monitoring.check_interval),
   };
   parts.monitor = selfMonitorFor(shared, parts);
   return {
@@ -144,12 +144,12 @@ async function updateParts(
   } else if (plan.accounts) parts.tail.swapAccounts(next);
   if (plan.tick) {
     clearInterval(parts.tick);
-    parts.tick = tickTimer(shared, () => parts);
+    parts.tick = tickTimer(shared, () => parts, next.config.daemon.tick_interval);
   }
   if (plan.selfMonitoring) parts.monitor = selfMonitorFor(shared, parts);
   if (before.self_monitoring.check_interval !== next.config.self_monitoring.check_interval) {
     clearInterval(parts.checks);
-    parts.checks = monitorTimer(shared, () => parts);
+    parts.checks = monitorTimer(shared, () => parts, next.config.self_monitoring.check_interval);
   }
   return plan;
 }
