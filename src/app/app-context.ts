@@ -3,6 +3,7 @@
 import type { Writable } from 'node:stream';
 import type { RunningHttpServer } from '../observability/http-server.js';
 import { createAccountResolution, type AccountResolution } from './account-resolution.js';
+import type { RuleFileCache } from '../rules/load.js';
 import type { Loaded } from './load-all.js';
 import type { Fingerprint } from './reload-fingerprint.js';
 import type { ReloadWatcher } from './reload-watcher.js';
@@ -43,6 +44,8 @@ export interface AppContext {
   /** What the loaded config was read from; undefined: unknown, the next file event reloads. */
   fingerprint: Fingerprint | undefined;
   open: boolean;
+  /** Parsed rule files of the last load from disk: a reload parses only the files that changed. */
+  readonly ruleCache: RuleFileCache;
   /** The reload queue: one reload (or account resolution) at a time. */
   reloading: Promise<boolean>;
   guard: StateGuard | undefined;
@@ -63,6 +66,7 @@ export function createAppContext(options: AppOptions): AppContext {
     loaded: options.loaded,
     ...{ runtime: undefined, http: undefined, watcher: undefined, fingerprint: undefined },
     open: true,
+    ruleCache: new Map(),
     reloading: Promise.resolve(true),
     ...{ guard: undefined, lost: undefined },
   };

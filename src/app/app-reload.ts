@@ -2,6 +2,7 @@
 // named by alias resolves. They queue, one at a time. A file change first compares the content of the files the
 // config reads with what is loaded (reload-fingerprint.ts): unchanged content is a no-op. An applied reload
 // swaps only the parts of the runtime that changed (runtime.ts, docs/operations.md "Reload").
+import { setImmediate } from 'node:timers/promises';
 import { formatIssue } from '../config/config-error.js';
 import { forgetRemovedRules } from '../observability/metrics.js';
 import type { AppContext } from './app-context.js';
@@ -54,9 +55,12 @@ async function reloadNow(ctx: AppContext, onlyIfChanged: boolean): Promise<boole
     log.debug('config files unchanged: nothing to reload');
     return true;
   }
+  // The load below is synchronous: let a poll round or a delivery pass that is due run first.
+  await setImmediate();
   const reader = recordingReader();
   const env = ctx.options.env ?? {};
-  const result = loadAll(ctx.options.configPath ?? '', { env, readFile: (p) => reader.readFile(p) });
+  const readFile = (p: string) => reader.readFile(p);
+  const result = loadAll(ctx.options.configPath ?? '', { env, readFile, ruleCache: ctx.ruleCache });
   if (!result.ok) {
     for (const issue of result.issues) log.error({ issue: formatIssue(issue) }, 'config reload rejected');
     rejected(ctx);
@@ -97,7 +101,7 @@ export function watchConfig(ctx: AppContext, print?: Fingerprint): void {
     ctx.watcher = undefined;
     return;
   }
-  ctx.fingerprint = print ?? baseline(configPath, env);
+  ctx.fingerprint = print ?? baseline(ctx, configPath, env);
   const files = ctx.fingerprint ? [...ctx.fingerprint.files.keys()] : [configPath];
   const patterns = ctx.loaded.rulePaths;
   const key = JSON.stringify([[...files].sort(), patterns]);
@@ -112,9 +116,10 @@ export function watchConfig(ctx: AppContext, print?: Fingerprint): void {
   ctx.watcher = { key, watcher: watchForReload({ files, patterns, onChange, onIgnored, log, clock }) };
 }
 
-function baseline(configPath: string, env: Readonly<Record<string, string | undefined>>) {
+function baseline(ctx: AppContext, configPath: string, env: Readonly<Record<string, string | undefined>>) {
   const reader = recordingReader();
-  const result = loadAll(configPath, { env, readFile: (p) => reader.readFile(p) });
+  const readFile = (p: string) => reader.readFile(p);
+  const result = loadAll(configPath, { env, readFile, ruleCache: ctx.ruleCache });
   return result.ok ? reader.fingerprint(result.loaded.rulePaths) : undefined;
 }
 
