@@ -4,6 +4,7 @@
 import { appendFileSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { largeDebit } from '../../src/simulator/traffic-inject.js';
 import { startCli } from './cli-harness.js';
 import {
   LARGE_DEBIT_RULE,
@@ -14,6 +15,7 @@ import {
   type DaemonEnv,
 } from './daemon-harness.js';
 
+const HBAR = 100_000_000n;
 const APPLIED = 'ledger_sentinel_config_reloads_total{outcome="applied"}';
 const UNRELATED = 'ledger_sentinel_config_reload_noops_total{reason="unrelated_file"}';
 const SAME = 'ledger_sentinel_config_reload_noops_total{reason="same_content"}';
@@ -92,5 +94,33 @@ describe('reload decided by content', () => {
     expect(applied).toBe(1);
     expect(reloads.map((r) => r.changed)).toEqual([['rules']]);
     expect(code).toBe(0);
+  });
+
+  it('reloads the notifiers when a secret file in another folder changes, and not when it is rewritten unchanged', async () => {
+    env.writeConfig();
+    const secret = join(env.dir, 'secrets', 'slack-url');
+    mkdirSync(join(env.dir, 'secrets'));
+    writeFileSync(secret, `${env.slack.webhookUrl}\n`);
+    const config = readFileSync(env.configPath, 'utf8');
+    writeFileSync(
+      env.configPath,
+      config.replace(`webhook_url: ${env.slack.webhookUrl}`, `webhook_url_file: ${secret}`),
+    );
+    const daemon = env.run();
+    const url = await httpUrlOf(daemon);
+    const rotated = env.slack.webhookUrl.replace(/[^/]+$/, 'rotated-token');
+
+    writeFileSync(secret, `${env.slack.webhookUrl}\n`);
+    await until(async () => ((await metricValue(url, SAME)) ?? 0) >= 1);
+    writeFileSync(secret, `${rotated}\n`);
+    await daemon.waitFor((out) => out.includes('"msg":"config reloaded"'));
+    env.ledger.ledger.inject(largeDebit('0.0.1003', 3_000n * HBAR, '0.0.1001'));
+    const [request] = await env.slack.waitForRequests(1);
+    const reloads = reloadLines(daemon.stdout());
+    daemon.abort();
+    await daemon.done;
+
+    expect(reloads.map((r) => r.changed)).toEqual([['notifiers', 'self_monitoring']]);
+    expect(request?.path).toMatch(/\/rotated-token$/);
   });
 });
