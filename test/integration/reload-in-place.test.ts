@@ -125,4 +125,17 @@ describe('reload in place', () => {
     expect(changed()).toEqual([['rules', 'accounts', 'self_monitoring']]);
     expect(count('tail started')).toBe(1);
   });
+
+  it('restarts only the tail part when the tail section changes, and keeps alerting', async () => {
+    const a = await start();
+    const config = readFileSync(env.configPath, 'utf8');
+    writeFileSync(env.configPath, config.replace('poll_interval: 300ms', 'poll_interval: 250ms'));
+
+    await a.reload(load());
+    env.ledger.ledger.inject(largeDebit('0.0.1003', 3_000n * HBAR, '0.0.1001'));
+    await env.slack.waitForRequests(1);
+
+    expect(changed()).toEqual([['tail']]);
+    expect(count('tail started')).toBe(2);
+  });
 });
