@@ -8,7 +8,7 @@ import { configForRules } from './config/config-for-rules.js';
 import type { ConfigIssue } from '../config/config-error.js';
 import { loadConfigFile } from './config/load.js';
 import type { Config } from './config/schema.js';
-import { loadRules, type LoadedRule } from '../rules/load.js';
+import { loadRules, type LoadedRule, type RuleFileCache } from '../rules/load.js';
 import type { RuleSet } from '../rules/compile.js';
 import { watchedAccounts } from '../tail/config.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
@@ -39,6 +39,8 @@ export interface LoadAllOptions {
   readonly readFile?: (path: string) => string;
   /** Validate without reading `*_file` secrets (`check --offline`): their keys are checked, their files not. */
   readonly offline?: boolean;
+  /** Parsed rule files kept between the loads of one daemon (reloads), so unchanged files are not parsed again. */
+  readonly ruleCache?: RuleFileCache;
 }
 
 export function loadAll(configPath: string, options: LoadAllOptions): LoadAllResult {
@@ -51,6 +53,7 @@ export function loadAll(configPath: string, options: LoadAllOptions): LoadAllRes
     paths: rulePaths,
     env: options.env,
     ...(options.readFile ? { readFile: options.readFile } : {}),
+    ...(options.ruleCache ? { cache: options.ruleCache } : {}),
     knownNotifiers: Object.keys(config.notifiers),
     accounts,
     ...explorerOptions(explorerUrls(config.explorer, config.ledger.base_url)),

@@ -1,37 +1,28 @@
 // Everything a config and a rule set decide: clients, notifiers, the delivery worker, the tailer, the tick and
-// self-monitoring timers. A reload stops one runtime and starts the next; the state store, the outbox, the
-// metrics, the logger and the HTTP server outlive it (app/create-app.ts).
+// self-monitoring timers. The runtime lives from start to stop; a reload swaps only the parts whose config
+// changed (reload-plan.ts, docs/operations.md "Reload"), so the poll loop, the delivery worker and the tick
+// schedule go on. The state store, the outbox, the metrics, the logger and the HTTP server outlive it (app.ts).
 import type { Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import { createCallTraces } from '../enrich/call-trace.js';
-import { createContractVerification } from '../enrich/verification.js';
 import { createChannels, type Channel } from '../delivery/channels.js';
 import type { DeliveryWorker } from '../delivery/delivery-worker.js';
 import type { Outbox } from '../delivery/outbox.js';
 import type { PauseBoard } from '../delivery/pause-board.js';
 import type { RuntimeControls } from './runtime-controls.js';
-import type { Route } from '../notifiers/schema.js';
-import type { LedgerClient } from '../ledger/client.js';
-import type { RecordHandler } from '../tail/record-handler.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { Alert } from '../rules/alert.js';
 import type { RuleStateRepo } from '../rules/state-repo.js';
 import type { StateStore } from '../state/store.js';
-import { clientTailSource } from '../tail/client-source.js';
-import type { FutureSighting } from '../tail/future-records.js';
-import { createTailer, type Tailer } from '../tail/tailer.js';
+import type { Tailer } from '../tail/tailer.js';
 import { createQuarantine, type Quarantine } from '../tail/quarantine.js';
-import { MAX_QUARANTINE_ALERTS } from '../self-monitor/quarantine-conditions.js';
-import { ledgerClientFor, verifyClientFor } from './clients.js';
-import { startDelivery } from './delivery.js';
-import { countAlerts, emitAlerts } from '../pipeline/emit-alerts.js';
+import { startDelivery, type Delivery } from './delivery.js';
 import type { EngineHolder } from '../pipeline/engine-holder.js';
 import type { Loaded } from './load-all.js';
-import { createPipelineHandler } from '../pipeline/pipeline.js';
-import { createSelfMonitor, type SelfMonitorState } from '../self-monitor/self-monitor.js';
+import { planReload, type ReloadPlan } from './reload-plan.js';
+import { startTailPart, type TailPart, type TailPartDeps } from './runtime-tail.js';
+import { monitorTimer, selfMonitorFor, tickTimer } from './runtime-timers.js';
+import type { SelfMonitor, SelfMonitorState } from '../self-monitor/self-monitor.js';
 import type { SelfMonitorRepo } from '../self-monitor/self-monitor-repo.js';
-import { runTailLoop, type TailHealth } from '../pipeline/tail-loop.js';
-import { verifyFor } from '../enrich/verify-adapter.js';
+import type { TailHealth } from '../pipeline/tail-loop.js';
 import type { RuleActivity } from '../status/rule-activity.js';
 
 /** What outlives a reload. */
@@ -54,7 +45,7 @@ export interface Shared {
   readonly pauses: PauseBoard;
   /** Matches per rule since start, for the status page. */
   readonly ruleActivity: RuleActivity;
-  /** API silences, acks and inhibition rules (delivery/suppression.ts), kept across reloads. */
+  /** API silences, acks and inhibition rules (notifiers/suppression.ts), kept across reloads. */
   readonly controls: RuntimeControls;
 }
 
@@ -62,8 +53,23 @@ export interface Runtime {
   readonly worker: DeliveryWorker;
   /** The status page reads the streams' staleness, the head and the strategy from it. */
   readonly tailer: Tailer;
+  /** Swaps the parts `next` changes, with `channels` built from it (buildChannels); says which it swapped. */
+  update(next: Loaded, channels: Map<string, Channel>): Promise<ReloadPlan>;
   /** Stops polling and timers; with graceMs, sends what is pending for at most that long first. */
   stop(graceMs?: number): Promise<void>;
+}
+
+/** The running parts; update() replaces some of them in place. */
+export interface RuntimeParts {
+  loaded: Loaded;
+  /** The delivery worker looks channels up per pass: entries are swapped in this very map. */
+  readonly channels: Map<string, Channel>;
+  readonly quarantine: Quarantine;
+  delivery: Delivery;
+  tail: TailPart;
+  tick: NodeJS.Timeout;
+  monitor: SelfMonitor | undefined;
+  checks: NodeJS.Timeout;
 }
 
 /** Builds the notifiers first: a notifier that cannot be created fails here, before anything is replaced. */
@@ -73,15 +79,115 @@ export function buildChannels(shared: Shared, loaded: Loaded): Map<string, Chann
 }
 
 export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<string, Channel>): Runtime {
-  const { config } = loaded;
-  const { log, metrics, store, outbox } = shared;
-  const routes = () => config.routes;
-  const client = ledgerClientFor(config, log, metrics);
-  const verifyClient = verifyClientFor(config, log, metrics);
-  const { clock: now, sleep, random } = shared;
-  const silences = config.silences;
-  const { pauses } = shared;
-  const delivery = startDelivery({
+  const map = new Map(channels);
+  const quarantine = createQuarantine(shared.store, shared.clock);
+  // The closures below read `parts` when they run (polls, ticks, checks), never while it is being built.
+  const parts: RuntimeParts = {
+    loaded,
+    channels: map,
+    quarantine,
+    delivery: deliveryFor(shared, loaded, map),
+    tail: startTailPart(
+      shared,
+      loaded,
+      tailDeps(() => parts, quarantine),
+    ),
+    tick: tickTimer(shared, () => parts, loaded.config.daemon.tick_interval),
+    monitor: undefined,
+    checks: monitorTimer(shared, () => parts, loaded.config.self_monitoring.check_interval),
+  };
+  parts.monitor = selfMonitorFor(shared, parts);
+  return {
+    get worker() {
+      return parts.delivery.worker;
+    },
+    get tailer() {
+      return parts.tail.tailer;
+    },
+    update: (next, fresh) => updateParts(shared, parts, next, fresh),
+    async stop(graceMs) {
+      clearInterval(parts.tick);
+      clearInterval(parts.checks);
+      await parts.tail.stop();
+      await parts.delivery.stop(graceMs);
+    },
+  };
+}
+
+async function updateParts(
+  shared: Shared,
+  parts: RuntimeParts,
+  next: Loaded,
+  fresh: Map<string, Channel>,
+): Promise<ReloadPlan> {
+  const plan = planReload(parts.loaded, next);
+  const before = parts.loaded.config;
+  parts.loaded = next; // routes, notifier names and accounts are read through it from here on
+  for (const name of plan.notifiers) {
+    const channel = fresh.get(name);
+    if (channel) parts.channels.set(name, channel);
+    else parts.channels.delete(name);
+  }
+  if (plan.delivery) {
+    // Config silences are fixed in a worker: it drains (sends in flight finish) and a new one takes over.
+    await parts.delivery.stop();
+    parts.delivery = deliveryFor(shared, next, parts.channels);
+  }
+  if (plan.rules) swapRules(shared, next, plan.incompatibleRules);
+  if (plan.tail) {
+    await parts.tail.stop();
+    parts.tail = startTailPart(
+      shared,
+      next,
+      tailDeps(() => parts, parts.quarantine),
+    );
+  } else if (plan.accounts) parts.tail.swapAccounts(next);
+  if (plan.tick) {
+    clearInterval(parts.tick);
+    parts.tick = tickTimer(shared, () => parts, next.config.daemon.tick_interval);
+  }
+  if (plan.selfMonitoring) parts.monitor = selfMonitorFor(shared, parts);
+  if (before.self_monitoring.check_interval !== next.config.self_monitoring.check_interval) {
+    clearInterval(parts.checks);
+    parts.checks = monitorTimer(shared, () => parts, next.config.self_monitoring.check_interval);
+  }
+  return plan;
+}
+
+/**
+ * The engine is rebuilt from the stored alert state, so every rule kept by id keeps its windows, absence
+ * baselines and firing episodes; a changed rule that now groups differently or has another kind of window
+ * starts afresh (its stored groups are dropped).
+ */
+function swapRules(shared: Shared, next: Loaded, incompatible: readonly string[]): void {
+  const { store, repo, outbox, engines } = shared;
+  if (incompatible.length > 0) {
+    const ids = new Set(incompatible);
+    const keys = repo
+      .load()
+      .groups.filter((g) => ids.has(g.ruleId))
+      .map((g) => g.key);
+    store.transaction(() => {
+      repo.apply({ upserts: [], deletes: keys });
+      outbox.firing.forget(keys);
+    });
+  }
+  engines.replace(next.ruleSet);
+}
+
+function tailDeps(parts: () => RuntimeParts, quarantine: Quarantine): TailPartDeps {
+  return {
+    routes: () => parts().loaded.config.routes,
+    poke: () => parts().delivery.worker.poke(),
+    quarantine,
+  };
+}
+
+function deliveryFor(shared: Shared, loaded: Loaded, channels: Map<string, Channel>): Delivery {
+  const { log, metrics, outbox, clock: now, sleep, random, pauses } = shared;
+  const silences = loaded.config.silences;
+  const suppression = shared.controls.suppression;
+  return startDelivery({
     outbox,
     channels,
     silences,
@@ -91,139 +197,6 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
     logger: log,
     metrics,
     pauses,
-    suppression: shared.controls.suppression,
+    suppression,
   });
-  const worker = delivery.worker;
-  const handler = createPipelineHandler({
-    engines: shared.engines,
-    repo: shared.repo,
-    traces: createCallTraces({ listActions: (id) => client.listActions(id, { order: 'asc', limit: 100 }) }),
-    verification: createContractVerification({ verify: verifyFor(verifyClient, config) }),
-    outbox,
-    routes,
-    metrics,
-    onAlerts: () => worker.poke(),
-    onMatches: (counts) => shared.ruleActivity.matched(counts),
-  });
-  const controller = new AbortController();
-  const quarantine = createQuarantine(store, shared.clock);
-  const tailer = tailerFor(shared, loaded, client, handler, quarantine);
-  const tailLoop = startTailLoop(shared, loaded, tailer, controller.signal);
-  const tick = setInterval(() => tickEngine(shared, routes, worker), config.daemon.tick_interval);
-  const emit = (alerts: readonly Alert[], state: SelfMonitorState) => {
-    store.transaction(() => {
-      emitAlerts({ outbox, routes }, alerts);
-      shared.selfMonitorRepo.save(state);
-    });
-    countAlerts(metrics, alerts);
-    if (alerts.length > 0) worker.poke();
-  };
-  const checks = startSelfMonitoring(shared, loaded, tailer, emit, quarantine);
-  return {
-    worker,
-    tailer,
-    async stop(graceMs) {
-      controller.abort();
-      clearInterval(tick);
-      if (checks) clearInterval(checks);
-      await tailLoop;
-      await delivery.stop(graceMs);
-      await client.close();
-      await verifyClient?.close();
-    },
-  };
-}
-
-function tailerFor(
-  shared: Shared,
-  loaded: Loaded,
-  client: LedgerClient,
-  handler: RecordHandler<unknown>,
-  quarantine: Quarantine,
-): Tailer {
-  const { store, metrics, log, clock, random } = shared;
-  const source = clientTailSource(client);
-  const { accounts, config } = loaded;
-  const options = {
-    store,
-    source,
-    handler,
-    accounts,
-    config: config.tail,
-    metrics,
-    logger: log,
-    clock,
-    random,
-    quarantine,
-    onFutureRecord: (sighting: FutureSighting) => (shared.health.lastFuture = sighting),
-  };
-  // Series for the 50 stalest streams (docs/metrics.md); self-monitoring reads every stream from the tailer.
-  return createTailer({ ...options, stalenessTop: 50 });
-}
-
-function startTailLoop(shared: Shared, loaded: Loaded, tailer: Tailer, signal: AbortSignal): Promise<void> {
-  const { log, clock, random, sleep } = shared;
-  const { tail } = loaded.config;
-  const loop = { tailer, health: shared.health, pollIntervalMs: tail.poll_interval, jitter: tail.jitter };
-  return runTailLoop({ ...loop, clock, random, sleep, log: log.child({ component: 'tail-loop' }) }, signal);
-}
-
-function startSelfMonitoring(
-  shared: Shared,
-  loaded: Loaded,
-  tailer: Tailer,
-  emit: (alerts: readonly Alert[], state: SelfMonitorState) => void,
-  quarantine: Quarantine,
-): NodeJS.Timeout | undefined {
-  const { config, accounts } = loaded;
-  const { health, metrics, clock, startedAt, log, selfMonitor: state } = shared;
-  // Disabled, its firing alerts would never resolve: they are no longer kept alive in Alertmanager either.
-  if (!config.self_monitoring.enabled) {
-    shared.outbox.firing.forget([...state.firing.keys()]);
-    return undefined;
-  }
-  const staleness = () => tailer.streamStaleness();
-  const quarantined = () => ({ records: quarantine.list(MAX_QUARANTINE_ALERTS), total: quarantine.count() });
-  const monitor = createSelfMonitor({
-    ...{
-      config: config.self_monitoring,
-      notifiers: Object.keys(config.notifiers),
-      health,
-      accounts,
-      staleness,
-      metrics,
-      pauses: () => shared.pauses.list(),
-      clock,
-      startedAt,
-      emit,
-      state,
-      quarantined,
-      unresolved: loaded.unresolved ?? [],
-    },
-    log: log.child({ component: 'self-monitoring' }),
-  });
-  const check = () =>
-    void monitor.check().catch((err: unknown) => log.error({ err }, 'self-monitoring check failed'));
-  return setInterval(check, config.self_monitoring.check_interval);
-}
-
-/** Time-based windows (absence) in their own transaction: alert state and outbox together. */
-function tickEngine(shared: Shared, routes: () => readonly Route[], worker: DeliveryWorker): void {
-  const { store, repo, outbox, metrics, engines, log } = shared;
-  try {
-    const engine = engines.current();
-    const alerts = store.transaction(() => {
-      const fired = engine.tick(shared.clock());
-      emitAlerts({ outbox, routes }, fired);
-      const changes = engine.takeChanges();
-      repo.apply(changes);
-      outbox.firing.forget(changes.deletes);
-      return fired;
-    });
-    countAlerts(metrics, alerts);
-    worker.poke();
-  } catch (err) {
-    engines.invalidate();
-    log.error({ err }, 'rule tick failed');
-  }
 }

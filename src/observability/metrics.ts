@@ -231,6 +231,18 @@ export function createMetrics(options: MetricsOptions = {}) {
       labelNames: ['method', 'code'],
       registers: r,
     }),
+    configReloads: new Counter({
+      name: `${P}config_reloads_total`,
+      help: 'Configuration reloads by outcome: applied (the parts that changed were swapped) or rejected (invalid; the running config stays).',
+      labelNames: ['outcome'],
+      registers: r,
+    }),
+    configReloadNoops: new Counter({
+      name: `${P}config_reload_noops_total`,
+      help: 'File changes that reloaded nothing: unrelated_file (another file in a watched folder), same_content (the files the config reads are unchanged).',
+      labelNames: ['reason'],
+      registers: r,
+    }),
   };
   metrics.buildInfo.set({ version: options.version ?? '0.0.0', node: process.version }, 1);
   for (const strategy of ['per-account', 'global']) metrics.tailStrategy.set({ strategy }, 0);
@@ -244,6 +256,8 @@ export function createMetrics(options: MetricsOptions = {}) {
   for (const source of ['transactions', 'rewards']) metrics.futureRecords.inc({ source }, 0);
   for (const state of ['active', 'pending', 'expired']) metrics.silences.set({ state }, 0);
   for (const reason of ['silence', 'inhibited', 'ack']) metrics.alertsSilenced.inc({ reason }, 0);
+  for (const outcome of ['applied', 'rejected']) metrics.configReloads.inc({ outcome }, 0);
+  for (const reason of ['unrelated_file', 'same_content']) metrics.configReloadNoops.inc({ reason }, 0);
   return metrics;
 }
 

@@ -53,6 +53,8 @@ export async function runTailLoop(options: TailLoopOptions, signal: AbortSignal)
   const { health, clock } = options;
   while (!signal.aborted) {
     const started = clock();
+    // At debug: bench 5 counts the polls a reload made the loop miss from these lines (docs/performance.md).
+    options.log.debug('tail round started');
     try {
       const report = await options.tailer.round(signal);
       if (report.pages > 0) health.markPolled(clock());

@@ -19,9 +19,19 @@ type At = (refs: RuleRefs, path: (string | number)[], message: string) => Config
 
 /** `refs` in file order, then rule order: the first rule with an id is the one the others duplicate. */
 export function crossFileIssues(refs: readonly RuleRefs[], ctx: CrossFileContext): ConfigIssue[] {
-  const docs = new Map<string, ParsedYaml>(ctx.texts.map((t) => [t.file, parseYaml(t.file, t.text)]));
+  // Parsed only for a file with an issue: positions are needed then, and a clean load (every reload) skips a
+  // second YAML parse of every rule file.
+  const texts = new Map(ctx.texts.map((t) => [t.file, t.text]));
+  const docs = new Map<string, ParsedYaml>();
+  const parsedOf = (file: string): ParsedYaml | undefined => {
+    const text = texts.get(file);
+    if (text === undefined) return undefined;
+    let parsed = docs.get(file);
+    if (!parsed) docs.set(file, (parsed = parseYaml(file, text)));
+    return parsed;
+  };
   const at: At = (r, path, message) => {
-    const parsed = docs.get(r.file);
+    const parsed = parsedOf(r.file);
     const offset = locate(parsed?.documents[0], ['rules', r.index, ...path]);
     const { line, col } = parsed?.lines.linePos(offset) ?? { line: 0, col: 0 };
     return { file: r.file, line, col, path: path.join('.'), message };
@@ -34,12 +44,14 @@ export function crossFileIssues(refs: readonly RuleRefs[], ctx: CrossFileContext
 }
 
 function duplicateIds(refs: readonly RuleRefs[], at: At): ConfigIssue[] {
-  const firstById = new Map<string, ConfigIssue>();
+  // The first definition's position is looked up only when a duplicate needs it (it parses that file).
+  const firstById = new Map<string, RuleRefs>();
   const issues: ConfigIssue[] = [];
   for (const r of refs) {
     if (r.id === undefined) continue;
-    const first = firstById.get(r.id);
-    if (!first) firstById.set(r.id, at(r, ['id'], ''));
+    const firstRef = firstById.get(r.id);
+    const first = firstRef && at(firstRef, ['id'], '');
+    if (!first) firstById.set(r.id, r);
     else
       issues.push(
         at(

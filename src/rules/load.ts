@@ -31,7 +31,14 @@ export interface LoadRulesOptions {
   readonly explorerUrl?: string;
   /** Mustache template of an account's explorer link (`{{id}}`). */
   readonly accountUrl?: string;
+  /**
+   * Valid files of the previous load, by path (a reload passes the same map every time): a file whose text is
+   * unchanged is not parsed again. Files with `*_file` keys are never kept (their secret may have changed).
+   */
+  readonly cache?: RuleFileCache;
 }
+
+export type RuleFileCache = Map<string, { readonly text: string; readonly rules: readonly Rule[] }>;
 
 export interface LoadedRule {
   readonly file: string;
@@ -64,18 +71,14 @@ export function loadRules(options: LoadRulesOptions): LoadRulesResult {
   const loaded: LoadedRule[] = [];
   const refs: RuleRefs[] = [];
   for (const { file, text } of texts) {
-    issues.push(...templateIssues(file, text));
-    const result = loadYaml({ file, text, schema: RuleFile, env: options.env, readFile: options.readFile });
-    if (result.ok)
-      result.value.rules.forEach((rule, index) => {
-        loaded.push({ file, index, rule });
-        refs.push(refsOfRule(file, index, rule));
-      });
-    else {
-      issues.push(...result.issues.map(relativeToRule));
-      refs.push(...refsFromYaml(file, text, options.env));
-    }
+    const rules = parsedRules(file, text, options, issues, refs);
+    rules?.forEach((rule, index) => {
+      loaded.push({ file, index, rule });
+      refs.push(refsOfRule(file, index, rule));
+    });
   }
+  for (const file of options.cache?.keys() ?? [])
+    if (!texts.some((t) => t.file === file)) options.cache?.delete(file);
   issues.push(...crossFileIssues(refs, { ...options, texts }));
   if (issues.length) return { ok: false, issues: sortIssues(issues) };
   const ruleSet = compileRules(
@@ -83,6 +86,29 @@ export function loadRules(options: LoadRulesOptions): LoadRulesResult {
     { accounts: options.accounts, explorerUrl: options.explorerUrl, accountUrl: options.accountUrl },
   );
   return { ok: true, ruleSet, rules: loaded };
+}
+
+/** The file's rules, or undefined with its issues (and the refs its YAML still shows) pushed. */
+function parsedRules(
+  file: string,
+  text: string,
+  options: LoadRulesOptions,
+  issues: ConfigIssue[],
+  refs: RuleRefs[],
+): readonly Rule[] | undefined {
+  const cached = options.cache?.get(file);
+  if (cached?.text === text) return cached.rules;
+  const templates = templateIssues(file, text);
+  issues.push(...templates);
+  const result = loadYaml({ file, text, schema: RuleFile, env: options.env, readFile: options.readFile });
+  if (!result.ok) {
+    issues.push(...result.issues.map(relativeToRule));
+    refs.push(...refsFromYaml(file, text, options.env));
+    return undefined;
+  }
+  if (templates.length === 0 && !text.includes('_file'))
+    options.cache?.set(file, { text, rules: result.value.rules });
+  return result.value.rules;
 }
 
 function wholeFile(file: string, message: string): ConfigIssue {

@@ -1,0 +1,73 @@
+// The state the app's lifecycle steps share (app.ts, app-start.ts, app-reload.ts): what was built once per
+// process, the running runtime, HTTP server and file watcher, and what the reload queue needs.
+import type { Writable } from 'node:stream';
+import type { RunningHttpServer } from '../observability/http-server.js';
+import { createAccountResolution, type AccountResolution } from './account-resolution.js';
+import type { RuleFileCache } from '../rules/load.js';
+import type { Loaded } from './load-all.js';
+import type { Fingerprint } from './reload-fingerprint.js';
+import type { ReloadWatcher } from './reload-watcher.js';
+import { createResolvedAccountsRepo } from '../tail/resolved-accounts-repo.js';
+import type { Runtime, Shared } from './runtime.js';
+import { buildShared, type Secrets } from './shared.js';
+import type { StateGuard } from '../state/state-guard.js';
+
+export interface AppOptions {
+  readonly loaded: Loaded;
+  /** Where the logs go (JSON lines). */
+  readonly logDestination: Writable;
+  /** Where the console notifier prints. */
+  readonly stdout: Writable;
+  /** The config file, for reloads from disk (SIGHUP, file watch). */
+  readonly configPath?: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Overrides log.level (the demo keeps the terminal for alerts). */
+  readonly logLevel?: string;
+  readonly clock?: () => number;
+  readonly random?: () => number;
+  /** Recorded as the owner of the state dir (main.ts: process.pid). */
+  readonly pid?: number;
+  /** How often the state file is checked (default 1 s; it is also checked whenever /readyz is asked). */
+  readonly stateCheckIntervalMs?: number;
+}
+
+export interface AppContext {
+  readonly options: AppOptions;
+  readonly shared: Shared;
+  readonly secrets: Secrets;
+  readonly resolution: AccountResolution;
+  /** The config as loaded (before account resolution). */
+  loaded: Loaded;
+  runtime: Runtime | undefined;
+  http: RunningHttpServer | undefined;
+  watcher: { readonly key: string; readonly watcher: ReloadWatcher } | undefined;
+  /** What the loaded config was read from; undefined: unknown, the next file event reloads. */
+  fingerprint: Fingerprint | undefined;
+  open: boolean;
+  /** Parsed rule files of the last load from disk: a reload parses only the files that changed. */
+  readonly ruleCache: RuleFileCache;
+  /** The reload queue: one reload (or account resolution) at a time. */
+  reloading: Promise<boolean>;
+  guard: StateGuard | undefined;
+  lost: Promise<void> | undefined;
+  readonly failure: Promise<Error>;
+  fail(error: Error): void;
+}
+
+export function createAppContext(options: AppOptions): AppContext {
+  const { shared, secrets } = buildShared(options);
+  const { log, metrics, store, clock } = shared;
+  let fail = (_error: Error) => undefined as void;
+  const failure = new Promise<Error>((resolve) => (fail = resolve));
+  const persisted = createResolvedAccountsRepo(store);
+  return {
+    ...{ options, shared, secrets, failure, fail },
+    resolution: createAccountResolution({ log, metrics, clock, persisted }),
+    loaded: options.loaded,
+    ...{ runtime: undefined, http: undefined, watcher: undefined, fingerprint: undefined },
+    open: true,
+    ruleCache: new Map(),
+    reloading: Promise.resolve(true),
+    ...{ guard: undefined, lost: undefined },
+  };
+}

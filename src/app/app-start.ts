@@ -1,0 +1,106 @@
+// Start and stop of the app (app.ts): the HTTP server first (so /readyz answers while the first poll runs),
+// then the runtime, the state guard and the file watcher; stop in the reverse order.
+import { createApiRouter } from '../api/api-router.js';
+import { startHttpServer, type RunningHttpServer } from '../observability/http-server.js';
+import { configSilences } from '../status/status-silence.js';
+import { createQuarantine, type Quarantine } from '../tail/quarantine.js';
+import type { AppContext } from './app-context.js';
+import { markLoaded, retryResolution, watchConfig } from './app-reload.js';
+import { readinessChecks } from './readiness.js';
+import { buildChannels, startRuntime } from './runtime.js';
+import { guardStateStore } from '../state/state-guard.js';
+import { rescueState } from '../state/state-rescue.js';
+import { apiAcks, apiSilences, statusPage } from './status-inputs.js';
+
+export async function startApp(ctx: AppContext, reload: () => Promise<boolean>): Promise<void> {
+  const { shared, resolution } = ctx;
+  const { log, metrics, store } = shared;
+  ctx.http = await startHttp(ctx, reload);
+  const applied = await resolution.apply(ctx.loaded, true);
+  shared.engines.replace(applied.ruleSet);
+  ctx.runtime = startRuntime(shared, applied, buildChannels(shared, applied));
+  resolution.scheduleRetry(ctx.loaded, () => retryResolution(ctx));
+  ctx.guard = guardStateStore({
+    ...{ store, log, metrics },
+    intervalMs: ctx.options.stateCheckIntervalMs ?? 1000,
+    onLost: (reason) => void (ctx.lost = stateLost(ctx, reason)),
+  });
+  markLoaded(ctx, true);
+  watchConfig(ctx);
+  const { accounts, ruleSet } = ctx.loaded;
+  log.info({ accounts: accounts.length, rules: ruleSet.rules.length, http: ctx.http.url }, 'started');
+}
+
+function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<RunningHttpServer> {
+  const { shared } = ctx;
+  const { log, metrics, store, clock } = shared;
+  const { http: listen } = ctx.loaded.config;
+  const readiness = () =>
+    readinessChecks({
+      configLoaded: () => true,
+      stateOpen: () => ctx.open,
+      stateProblem: () => ctx.guard?.check(),
+      health: () => shared.health,
+      boundMs: () => ctx.loaded.config.self_monitoring.query_service_down_after,
+      clock,
+      delivery: () => ({
+        lastPassAt: ctx.runtime?.worker.lastPassAt(),
+        pauses: shared.pauses.list(),
+        notifiers: Object.keys(ctx.loaded.config.notifiers),
+        pausedAfterMs: ctx.loaded.config.self_monitoring.delivery_paused_after,
+      }),
+    });
+  return startHttpServer({
+    host: listen.host,
+    port: listen.port,
+    registry: metrics.registry,
+    readiness,
+    views: { '/quarantine': quarantineView(createQuarantine(store, clock)) },
+    statusPage: statusPage({
+      ...{ shared, loaded: () => ctx.loaded, runtime: () => ctx.runtime, readiness },
+      silences: () => [
+        ...configSilences(ctx.loaded.config.silences),
+        ...apiSilences(shared.controls.silences),
+      ],
+      acks: () => apiAcks(shared.controls.acks),
+    }),
+    api: createApiRouter({
+      ...shared.controls,
+      http: () => ctx.loaded.config.http,
+      readiness,
+      reload,
+      ...{ clock, log, metrics },
+    }),
+  });
+}
+
+/** GET /quarantine: the records the daemon could not read, oldest first, as `quarantine ls --json` shows them. */
+function quarantineView(quarantine: Quarantine): () => unknown {
+  return () => ({ total: quarantine.count(), records: quarantine.list(1000) });
+}
+
+// Stop claiming progress: polling stops at once; what is pending is delivered within the shutdown grace (the
+// open database is intact, only unreachable by the next start), then the state is copied back or the
+// undelivered alerts are named, and the caller exits non-zero so that the orchestrator restarts the daemon.
+async function stateLost(ctx: AppContext, reason: string): Promise<void> {
+  ctx.watcher?.watcher.close();
+  const current = ctx.runtime;
+  ctx.runtime = undefined;
+  await current?.stop(ctx.loaded.config.daemon.shutdown_grace);
+  const outcome = await rescueState(ctx.shared.store, ctx.shared.outbox, ctx.shared.log);
+  ctx.fail(new Error(`the state store was lost: ${reason}; polling stopped; ${outcome}`));
+}
+
+export async function stopApp(ctx: AppContext, graceMs?: number): Promise<void> {
+  ctx.watcher?.watcher.close();
+  ctx.resolution.close();
+  ctx.guard?.close();
+  await ctx.lost;
+  await ctx.reloading.catch(() => undefined);
+  await ctx.runtime?.stop(graceMs ?? ctx.loaded.config.daemon.shutdown_grace);
+  ctx.runtime = undefined;
+  await ctx.http?.close();
+  if (ctx.open) ctx.shared.store.close();
+  ctx.open = false;
+  ctx.shared.log.info('stopped');
+}

@@ -1,0 +1,100 @@
+// The tail part of a runtime: the query-service and verification clients, the pipeline handler and the poll
+// loop. It restarts only when `ledger`, `tail` or `verification` change; a new watch list is swapped into the
+// running loop (live-tailer.ts), so unchanged streams keep polling on the same schedule.
+import { createCallTraces } from '../enrich/call-trace.js';
+import { createContractVerification } from '../enrich/verification.js';
+import type { LedgerClient } from '../ledger/client.js';
+import type { Route } from '../notifiers/schema.js';
+import { clientTailSource } from '../tail/client-source.js';
+import type { FutureSighting } from '../tail/future-records.js';
+import type { Quarantine } from '../tail/quarantine.js';
+import type { RecordHandler } from '../tail/record-handler.js';
+import { createTailer, type Tailer } from '../tail/tailer.js';
+import { ledgerClientFor, verifyClientFor } from './clients.js';
+import { createLiveTailer, type LiveTailer } from './live-tailer.js';
+import type { Loaded } from './load-all.js';
+import { createPipelineHandler } from '../pipeline/pipeline.js';
+import type { Shared } from './runtime.js';
+import { runTailLoop } from '../pipeline/tail-loop.js';
+import { verifyFor } from '../enrich/verify-adapter.js';
+
+export interface TailPartDeps {
+  readonly routes: () => readonly Route[];
+  /** New alerts are in the outbox: wake the delivery worker. */
+  readonly poke: () => void;
+  readonly quarantine: Quarantine;
+}
+
+export interface TailPart {
+  readonly tailer: LiveTailer;
+  /** A new watch list, polled from the next round of the running loop. */
+  swapAccounts(loaded: Loaded): void;
+  /** Stops the loop (after the round in flight) and closes the clients. */
+  stop(): Promise<void>;
+}
+
+export function startTailPart(shared: Shared, loaded: Loaded, deps: TailPartDeps): TailPart {
+  const { config } = loaded;
+  const { log, metrics } = shared;
+  const client = ledgerClientFor(config, log, metrics);
+  const verifyClient = verifyClientFor(config, log, metrics);
+  const handler = createPipelineHandler({
+    engines: shared.engines,
+    repo: shared.repo,
+    traces: createCallTraces({ listActions: (id) => client.listActions(id, { order: 'asc', limit: 100 }) }),
+    verification: createContractVerification({ verify: verifyFor(verifyClient, config) }),
+    outbox: shared.outbox,
+    routes: deps.routes,
+    metrics,
+    onAlerts: deps.poke,
+    onMatches: (counts) => shared.ruleActivity.matched(counts),
+  });
+  const tailer = createLiveTailer(tailerFor(shared, loaded, client, handler, deps.quarantine));
+  const controller = new AbortController();
+  const loop = startTailLoop(shared, loaded, tailer, controller.signal);
+  log.info({ accounts: loaded.accounts.length }, 'tail started');
+  return {
+    tailer,
+    swapAccounts: (next) => tailer.swap(tailerFor(shared, next, client, handler, deps.quarantine)),
+    async stop() {
+      controller.abort();
+      await loop;
+      await client.close();
+      await verifyClient?.close();
+    },
+  };
+}
+
+function tailerFor(
+  shared: Shared,
+  loaded: Loaded,
+  client: LedgerClient,
+  handler: RecordHandler<unknown>,
+  quarantine: Quarantine,
+): Tailer {
+  const { store, metrics, log, clock, random } = shared;
+  const source = clientTailSource(client);
+  const { accounts, config } = loaded;
+  const options = {
+    store,
+    source,
+    handler,
+    accounts,
+    config: config.tail,
+    metrics,
+    logger: log,
+    clock,
+    random,
+    quarantine,
+    onFutureRecord: (sighting: FutureSighting) => (shared.health.lastFuture = sighting),
+  };
+  // Series for the 50 stalest streams (docs/metrics.md); self-monitoring reads every stream from the tailer.
+  return createTailer({ ...options, stalenessTop: 50 });
+}
+
+function startTailLoop(shared: Shared, loaded: Loaded, tailer: Tailer, signal: AbortSignal): Promise<void> {
+  const { log, clock, random, sleep } = shared;
+  const { tail } = loaded.config;
+  const loop = { tailer, health: shared.health, pollIntervalMs: tail.poll_interval, jitter: tail.jitter };
+  return runTailLoop({ ...loop, clock, random, sleep, log: log.child({ component: 'tail-loop' }) }, signal);
+}
