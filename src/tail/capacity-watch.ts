@@ -4,10 +4,15 @@ import type { Logger } from 'pino';
 import { type Capacity, type CapacityInputs, capacityExceeded, estimateCapacity } from './capacity.js';
 import type { TailMetrics } from './tail-context.js';
 
+/** The latest estimate; `exceeded` carries the hysteresis (capacity.ts). */
+export interface CapacityView extends Capacity {
+  readonly exceeded: boolean;
+}
+
 export interface CapacityWatch {
   update(inputs: Omit<CapacityInputs, 'budgetRps'>): void;
-  /** The latest estimate, or undefined without a budget; `exceeded` carries the hysteresis. */
-  current(): (Capacity & { readonly exceeded: boolean }) | undefined;
+  /** The latest estimate, or undefined without a budget. */
+  current(): CapacityView | undefined;
 }
 
 export function createCapacityWatch(options: {

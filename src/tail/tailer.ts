@@ -10,8 +10,7 @@ import { timestampFromMillis } from '../ledger/timestamp.js';
 import type { StateStore } from '../state/store.js';
 import { pollAccountStream, type PollResult } from './account-tailer.js';
 import { Backoff } from './backoff.js';
-import type { Capacity } from './capacity.js';
-import { createCapacityWatch } from './capacity-watch.js';
+import { type CapacityView, createCapacityWatch } from './capacity-watch.js';
 import { type Pushdown, TailConfig, startPosition } from './config.js';
 import { ensureCursors, startGlobal, stopGlobal } from './cursors.js';
 import { FutureRecords, type FutureSighting } from './future-records.js';
@@ -85,7 +84,7 @@ export interface Tailer {
   readonly head: HeadTracker;
   readonly future: FutureRecords;
   /** Request demand against the budget after the last round (capacity.ts); undefined without a budget. */
-  capacity(): (Capacity & { readonly exceeded: boolean }) | undefined;
+  capacity(): CapacityView | undefined;
 }
 
 // One closure on purpose: round(), run(), the strategy switch and the staleness summary share the tailer's
