@@ -12,10 +12,11 @@
 //   `safe` there. Each row is read once, and handed over `overlap` later than in immediate mode.
 import { rewardAccountId } from '../ledger/entity-id.js';
 import type { Transaction } from '../ledger/schema.js';
-import { formatTimestamp, parseTimestamp } from '../ledger/timestamp.js';
+import { formatTimestamp, parseTimestamp, timestampFromMillis } from '../ledger/timestamp.js';
 import type { PollResult } from './account-tailer.js';
 import { newestTrusted } from './future-bound.js';
 import { matchAccounts, passesPushdown } from './match-account.js';
+import { probeHead } from './probe-head.js';
 import { ProvenRanges, WalkProof } from './proven-ranges.js';
 import { quarantinePage } from './quarantine-page.js';
 import { type AccountStream, GLOBAL_STREAM } from './streams.js';
@@ -64,6 +65,13 @@ export function createGlobalTail(
   let lastSweepMs: number | undefined;
   // Head-read ranges that were complete when read (proven-ranges.ts): the sweep skips them.
   const proven = new ProvenRanges();
+  // False after a start, a failed poll or a head read cut short: the head read may face a backlog, and a
+  // head probe first (one request) lets it prove the backlog complete, so the sweep need not read it again.
+  let caughtUp = false;
+  /** A backlog worth a probe: not caught up, and `read` far behind the wall clock (lag alone stays below). */
+  const behind = () =>
+    !caughtUp &&
+    timestampFromMillis(options.clock()) - globalCursor(ctx).read > BACKLOG_PROBE_FACTOR * ctx.overlapNs;
   return {
     async poll(signal) {
       // One bound for the whole poll: the head read and the sweep share it.
@@ -80,7 +88,11 @@ export function createGlobalTail(
       ctx.metrics?.globalPages.inc({ read: 'sweep' }, read?.pages ?? 0);
       return read ?? NOTHING;
     }
-    const head = await readHead(ctx, index, proven, signal, bound);
+    const probed = behind() ? await probeHead(ctx, signal, timestampFromMillis(options.clock())) : 0;
+    caughtUp = false;
+    const read = await readHead(ctx, index, proven, signal, bound);
+    caughtUp = !read.truncated;
+    const head = { ...read, pages: read.pages + probed };
     ctx.metrics?.globalPages.inc({ read: 'head' }, head.pages);
     const now = options.clock();
     if (head.truncated) return head;
@@ -103,6 +115,12 @@ export function createGlobalTail(
 }
 
 const NOTHING: PollResult = { pages: 0, delivered: 0, dropped: 0 };
+
+/**
+ * `read` this many overlaps behind now makes a backlog (the service's usual lag is a few seconds, 20 s at
+ * worst, docs/ledger-api.md §16): below it, what a probe could save the sweep is less than the probe itself.
+ */
+const BACKLOG_PROBE_FACTOR = 6n;
 
 function globalCursor(ctx: TailContext): Cursor {
   const cursor = ctx.state.cursor(GLOBAL_STREAM);
