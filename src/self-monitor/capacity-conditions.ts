@@ -1,6 +1,6 @@
 // sentinel-capacity-exceeded: the request budget cannot carry what the tail needs at the ledger's observed
-// rate. It fires from the estimate (tail/capacity.ts), so before staleness grows, and resolves with the same
-// hysteresis the estimate keeps (demand back below 90 % of the budget).
+// rate. It fires from the estimate (tail/capacity.ts: above 80 % of the budget, the model's margin), so before
+// staleness grows, and resolves with the same hysteresis (below 70 %).
 import { BUILT_IN_RULES, type Condition } from '../app/built-in-alerts.js';
 import type { CapacityView } from '../tail/capacity-watch.js';
 
