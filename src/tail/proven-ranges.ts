@@ -3,8 +3,8 @@
 // The sweep exists because a head read may run past a row that is still hidden. But a head-read page whose
 // rows all lie at or below W − overlap, W a row the service had shown before that page was asked for, was
 // complete (the skew assumption of docs/tailing.md, "Race safety"): re-reading it proves nothing new. That
-// happens when the head read walks a backlog (after a restart, an outage, a poll cut short) or when
-// poll_interval exceeds overlap; in the steady state of a short interval no head-read row is that old, and the
+// happens when the head read walks a backlog (after a restart, an outage, a poll cut short) with the real head
+// probed first; in the steady state no head-read row is that far below the head known before it, and the
 // sweep reads everything again (the 2 × floor of docs/tailing.md, "The request floor").
 //
 // In memory on purpose: forgetting a range only costs a re-read, so a restart (or the cap) is always safe.
