@@ -32,6 +32,7 @@ export function createLiveTailer(first: Tailer): LiveTailer {
     strategy: () => current.strategy(),
     staleness: () => current.staleness(),
     streamStaleness: () => current.streamStaleness(),
+    capacity: () => current.capacity(),
     get head() {
       return current.head;
     },

@@ -3,6 +3,7 @@
 // delivery worker is running and has at least one notifier its receiver has not paused for long.
 import type { ChannelPause } from '../delivery/pause-board.js';
 import type { ReadinessCheck } from '../observability/http-server.js';
+import type { CapacityView } from '../tail/capacity-watch.js';
 import type { TailHealth } from '../pipeline/tail-loop.js';
 
 export interface DeliveryReadiness {
@@ -38,6 +39,7 @@ export function readinessChecks(inputs: ReadinessInputs): Record<string, Readine
       ? { ok: true, message: 'loaded' }
       : { ok: false, message: 'the configuration is not loaded' },
     state: stateCheck(inputs),
+    ...(health.capacity ? { capacity: capacityCheck(health.capacity) } : {}),
     poll:
       health.firstPollAt !== undefined
         ? { ok: true, message: 'first poll done' }
@@ -76,4 +78,15 @@ export function deliveryCheck(delivery: DeliveryReadiness, now: number): Readine
   return long.length >= configured.size
     ? { ok: false, message: `every notifier is paused by its receiver: ${list}` }
     : { ok: true, message: `delivering; paused by the receiver: ${list}` };
+}
+
+/** Informational: a budget too small for the ledger's rate makes alerts late, not the daemon unready. */
+export function capacityCheck(c: CapacityView): ReadinessCheck {
+  const figures =
+    `demand ${c.demandRps.toFixed(1)} req/s of a ${c.budgetRps} req/s budget ` +
+    `(ratio ${c.ratio.toFixed(2)}, ${Math.round(c.tps)} TPS, ${c.strategy})`;
+  return {
+    ok: true,
+    message: c.exceeded ? `exceeded: ${figures}; staleness will grow (sentinel-capacity-exceeded)` : figures,
+  };
 }

@@ -87,6 +87,7 @@ function tailerFor(
     random,
     quarantine,
     onFutureRecord: (sighting: FutureSighting) => (shared.health.lastFuture = sighting),
+    budgetRps: config.ledger.requests_per_second,
   };
   // Series for the 50 stalest streams (docs/metrics.md); self-monitoring reads every stream from the tailer.
   return createTailer({ ...options, stalenessTop: 50 });

@@ -243,6 +243,37 @@ export function createMetrics(options: MetricsOptions = {}) {
       labelNames: ['reason'],
       registers: r,
     }),
+    globalPages: new Counter({
+      name: `${P}tail_global_pages_total`,
+      help: 'Pages the global tail read, by read (head: the immediate head read; sweep: the late-row sweep or the settled read).',
+      labelNames: ['read'],
+      registers: r,
+    }),
+    sweepLateRecords: new Counter({
+      name: `${P}tail_sweep_late_records_total`,
+      help: 'Records the global sweep handed over in immediate mode that no head read had: rows that showed up late.',
+      registers: r,
+    }),
+    ledgerTps: new Gauge({
+      name: `${P}ledger_transactions_per_second`,
+      help: 'Ledger-wide transactions per second of consensus time, as the tail observes them.',
+      registers: r,
+    }),
+    tailDemand: new Gauge({
+      name: `${P}tail_demand_requests_per_second`,
+      help: 'Requests per second the tail needs at the observed ledger rate with the strategy in use (sweeps included).',
+      registers: r,
+    }),
+    tailBudget: new Gauge({
+      name: `${P}tail_budget_requests_per_second`,
+      help: 'Requests per second the request budget allows (ledger.requests_per_second).',
+      registers: r,
+    }),
+    tailCapacityRatio: new Gauge({
+      name: `${P}tail_capacity_ratio`,
+      help: 'Tail request demand divided by the request budget; above 1 the tail cannot keep up and staleness grows.',
+      registers: r,
+    }),
   };
   metrics.buildInfo.set({ version: options.version ?? '0.0.0', node: process.version }, 1);
   for (const strategy of ['per-account', 'global']) metrics.tailStrategy.set({ strategy }, 0);
@@ -258,6 +289,7 @@ export function createMetrics(options: MetricsOptions = {}) {
   for (const reason of ['silence', 'inhibited', 'ack']) metrics.alertsSilenced.inc({ reason }, 0);
   for (const outcome of ['applied', 'rejected']) metrics.configReloads.inc({ outcome }, 0);
   for (const reason of ['unrelated_file', 'same_content']) metrics.configReloadNoops.inc({ reason }, 0);
+  for (const read of ['head', 'sweep']) metrics.globalPages.inc({ read }, 0);
   return metrics;
 }
 

@@ -1,6 +1,7 @@
 // Runs the tailer round after round (like Tailer.run) but keeps each round's report: readiness ("first poll
 // done", "query service reachable") and the self-monitoring alerts are derived from it.
 import type { Logger } from 'pino';
+import type { CapacityView } from '../tail/capacity-watch.js';
 import type { FutureSighting } from '../tail/future-records.js';
 import type { Tailer } from '../tail/tailer.js';
 
@@ -13,6 +14,8 @@ export interface TailHealth {
   failedRounds: number;
   /** The latest record beyond now + tail.max_clock_skew (kept across reloads, not restarts). */
   lastFuture: FutureSighting | undefined;
+  /** Request demand against the budget after the latest round (docs/tailing.md, "Capacity"). */
+  capacity: CapacityView | undefined;
   /** Settles when a round first read a page. */
   readonly firstPoll: Promise<void>;
   markPolled(at: number): void;
@@ -26,6 +29,7 @@ export function createTailHealth(): TailHealth {
     lastReachableAt: undefined,
     failedRounds: 0,
     lastFuture: undefined,
+    capacity: undefined,
     firstPoll,
     markPolled(at) {
       this.firstPollAt ??= at;
@@ -57,6 +61,7 @@ export async function runTailLoop(options: TailLoopOptions, signal: AbortSignal)
     options.log.debug('tail round started');
     try {
       const report = await options.tailer.round(signal);
+      health.capacity = options.tailer.capacity();
       if (report.pages > 0) health.markPolled(clock());
       else if (report.failed > 0) health.failedRounds += 1;
     } catch (err) {

@@ -10,6 +10,7 @@ export const BUILT_IN_RULES = {
   recordQuarantined: 'sentinel-record-quarantined',
   accountUnresolved: 'sentinel-account-unresolved',
   futureRecord: 'sentinel-future-record',
+  capacityExceeded: 'sentinel-capacity-exceeded',
 } as const;
 
 /** One condition that holds now. */

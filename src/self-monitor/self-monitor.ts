@@ -13,6 +13,7 @@ import { quarantineConditions, type QuarantineView } from './quarantine-conditio
 import type { UnresolvedAccount } from '../app/load-all.js';
 import { unresolvedConditions } from './unresolved-conditions.js';
 import { createStaleHold } from './stale-hold.js';
+import { capacityConditions } from '../self-monitor/capacity-conditions.js';
 
 export interface SelfMonitorDeps {
   readonly config: SelfMonitoringConfig;
@@ -83,6 +84,7 @@ export function createSelfMonitor(deps: SelfMonitorDeps): SelfMonitor {
         ...(deps.quarantined ? quarantineConditions(deps.quarantined(), deps.accounts) : []),
         ...unresolvedConditions(deps.unresolved ?? [], deps.config.account_stale_after, deps.clock()),
         ...futureCondition(deps, state.firing),
+        ...capacityConditions(health.capacity),
       ].flat();
       const kept = inhibit(all);
       // Inhibited, or stale streams not polled since the service came back: firing alerts stay as they are.

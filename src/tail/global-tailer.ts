@@ -12,10 +12,12 @@
 //   `safe` there. Each row is read once, and handed over `overlap` later than in immediate mode.
 import { rewardAccountId } from '@ledger-sentinel/ledger-model/entity-id';
 import type { Transaction } from '@ledger-sentinel/ledger-model/schema';
-import { formatTimestamp, parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
+import { formatTimestamp, parseTimestamp, timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import type { PollResult } from './account-tailer.js';
 import { newestTrusted } from './future-bound.js';
 import { matchAccounts, passesPushdown } from './match-account.js';
+import { probeHead } from './probe-head.js';
+import { ProvenRanges, WalkProof } from './proven-ranges.js';
 import { quarantinePage } from './quarantine-page.js';
 import { type AccountStream, GLOBAL_STREAM } from './streams.js';
 import { type Delivery, HEAD_PRIORITY, type TailContext, handOver, settledBound } from './tail-context.js';
@@ -61,6 +63,15 @@ export function createGlobalTail(
 ): GlobalTail {
   // In memory on purpose: after a restart the first poll sweeps, which is always safe.
   let lastSweepMs: number | undefined;
+  // Head-read ranges that were complete when read (proven-ranges.ts): the sweep skips them.
+  const proven = new ProvenRanges();
+  // False after a start, a failed poll or a head read cut short: the head read may face a backlog, and a
+  // head probe first (one request) lets it prove the backlog complete, so the sweep need not read it again.
+  let caughtUp = false;
+  /** A backlog worth a probe: not caught up, and `read` far behind the wall clock (lag alone stays below). */
+  const behind = () =>
+    !caughtUp &&
+    timestampFromMillis(options.clock()) - globalCursor(ctx).read > BACKLOG_PROBE_FACTOR * ctx.overlapNs;
   return {
     async poll(signal) {
       // One bound for the whole poll: the head read and the sweep share it.
@@ -72,13 +83,26 @@ export function createGlobalTail(
   };
 
   async function pollOnce(signal: AbortSignal, bound: WalkBound): Promise<PollResult> {
-    if (options.mode === 'settled') return (await sweep(ctx, index, signal, bound)) ?? NOTHING;
-    const head = await readHead(ctx, index, signal, bound);
+    if (options.mode === 'settled') {
+      const read = await sweep(ctx, index, proven, signal, bound);
+      ctx.metrics?.globalPages.inc({ read: 'sweep' }, read?.pages ?? 0);
+      return read ?? NOTHING;
+    }
+    const probed = behind() ? await probeHead(ctx, signal, timestampFromMillis(options.clock())) : 0;
+    caughtUp = false;
+    const read = await readHead(ctx, index, proven, signal, bound);
+    caughtUp = !read.truncated;
+    const head = { ...read, pages: read.pages + probed };
+    ctx.metrics?.globalPages.inc({ read: 'head' }, head.pages);
     const now = options.clock();
     if (head.truncated) return head;
     if (lastSweepMs !== undefined && now - lastSweepMs < options.sweepIntervalMs) return head;
-    const swept = await sweep(ctx, index, signal, bound);
+    const swept = await sweep(ctx, index, proven, signal, bound);
     if (!swept) return head;
+    ctx.metrics?.globalPages.inc({ read: 'sweep' }, swept.pages);
+    // What the sweep hands over in this mode, no head read had: rows that showed up late (or, after a
+    // restart, rows the head read had not reached). The figure that says whether the sweep earns its pages.
+    ctx.metrics?.sweepLateRecords.inc(swept.delivered);
     // A sweep cut short resumes on the next poll instead of waiting for sweep_interval.
     if (!swept.truncated) lastSweepMs = now;
     return {
@@ -91,6 +115,12 @@ export function createGlobalTail(
 }
 
 const NOTHING: PollResult = { pages: 0, delivered: 0, dropped: 0 };
+
+/**
+ * `read` this many overlaps behind now makes a backlog (the service's usual lag is a few seconds, 20 s at
+ * worst, docs/ledger-api.md §16): below it, what a probe could save the sweep is less than the probe itself.
+ */
+const BACKLOG_PROBE_FACTOR = 6n;
 
 function globalCursor(ctx: TailContext): Cursor {
   const cursor = ctx.state.cursor(GLOBAL_STREAM);
@@ -105,11 +135,13 @@ function globalCursor(ctx: TailContext): Cursor {
 async function readHead(
   ctx: TailContext,
   index: GlobalIndex,
+  proven: ProvenRanges,
   signal: AbortSignal,
   bound: WalkBound,
 ): Promise<RangeRead> {
   const cursor = globalCursor(ctx);
   const r = await readRange(ctx, index, { after: cursor.read }, signal, bound);
+  proven.add(cursor.read, r.provenTo);
   // Every visible row after `read` was read: their count over their span is the ledger's rate.
   if (r.newest > cursor.read && !r.truncated) ctx.head.sampleRate(r.rows + 1, cursor.read, r.newest);
   ctx.state.transaction(() => ctx.state.advance(GLOBAL_STREAM, { safe: cursor.safe, read: r.newest }));
@@ -125,21 +157,38 @@ async function readHead(
 async function sweep(
   ctx: TailContext,
   index: GlobalIndex,
+  proven: ProvenRanges,
   signal: AbortSignal,
   walk: WalkBound,
 ): Promise<RangeRead | undefined> {
   const cursor = globalCursor(ctx);
   const bound = settledBound(ctx, ctx.head.head, cursor.safe);
   if (bound <= cursor.safe) return undefined;
-  const r = await readRange(ctx, index, { after: cursor.safe, upTo: bound }, signal, walk);
-  // Cut short, the sweep read (ascending) every row up to the newest one it handed over: `safe` goes there.
-  const to = r.truncated && r.newest < bound ? r.newest : bound;
-  if (!r.truncated) ctx.head.sampleRate(r.rows + 1, cursor.safe, bound);
+  const gaps = proven.gaps(cursor.safe, bound);
+  const total = { pages: 0, delivered: 0, dropped: 0, rows: 0 };
+  let to = bound;
+  let truncated: RangeRead['truncated'];
+  for (const gap of gaps) {
+    const r = await readRange(ctx, index, gap, signal, walk);
+    total.pages += r.pages;
+    total.delivered += r.delivered;
+    total.dropped += r.dropped;
+    total.rows += r.rows;
+    if (!r.truncated) continue;
+    // Cut short, the sweep read (ascending) every row up to the newest one it handed over: `safe` goes there.
+    to = r.newest < gap.upTo ? r.newest : gap.upTo;
+    truncated = r.truncated;
+    break;
+  }
+  // Only a read of the whole range counts every row of it.
+  if (!truncated && gaps.length === 1 && gaps[0]?.after === cursor.safe && gaps[0].upTo === bound)
+    ctx.head.sampleRate(total.rows + 1, cursor.safe, bound);
   ctx.state.transaction(() => {
     const moved = ctx.state.advance(GLOBAL_STREAM, { safe: to, read: to });
     ctx.state.pruneCovered(moved.safe);
   });
-  return r;
+  proven.prune(to);
+  return { ...total, newest: to, provenTo: to, ...(truncated ? { truncated } : {}) };
 }
 
 interface RangeRead extends PollResult {
@@ -147,6 +196,8 @@ interface RangeRead extends PollResult {
   readonly rows: number;
   /** The newest row read, or `after` when none. */
   readonly newest: bigint;
+  /** `(after, provenTo]` was complete when read (see provenThrough); `after` when nothing is proven. */
+  readonly provenTo: bigint;
 }
 
 /**
@@ -175,7 +226,9 @@ async function readRange(
     dropped: 0,
     rows: 0,
     newest: range.after,
+    provenTo: range.after,
   };
+  const proof = new WalkProof(range.after, ctx.head.head, ctx.overlapNs);
   for await (const page of pages) {
     result.pages += 1;
     quarantinePage(ctx, page, { stream: GLOBAL_STREAM, source: 'transactions', watched: index.ids });
@@ -196,10 +249,12 @@ async function readRange(
     }
     await handOver(ctx, fresh, signal);
     result.delivered += fresh.length;
+    proof.page(result.newest);
     const truncated = bound.pageHandled();
-    if (truncated) return { ...result, truncated };
+    if (truncated) return { ...result, provenTo: proof.provenTo, truncated };
   }
-  return result;
+  proof.complete(range.upTo);
+  return { ...result, provenTo: proof.provenTo };
 }
 
 function matches(tx: Transaction, ts: bigint, index: GlobalIndex): Delivery[] {

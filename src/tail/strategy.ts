@@ -1,6 +1,8 @@
 // Choosing between per-account polling and the global tail by what each costs in requests per interval.
 // Pure: the tailer feeds it counts and the observed rate, and re-evaluates every few rounds.
 
+import type { TailConfig } from './config.js';
+
 export type Strategy = 'per-account' | 'global';
 
 export interface CostInputs {
@@ -46,4 +48,21 @@ export function chooseStrategy(current: Strategy | undefined, costs: Costs): Str
   const [now, other] =
     current === 'global' ? [costs.global, costs.perAccount] : [costs.perAccount, costs.global];
   return other < now * 0.75 ? cheaper : current;
+}
+
+/** The cost model's inputs from the tail config, the covered stream count and the observed rate. */
+export function costInputsFor(
+  config: Pick<TailConfig, 'poll_interval' | 'global_mode' | 'sweep_interval'>,
+  coveredStreams: number,
+  tps: number | undefined,
+  pageLimit: number,
+): CostInputs {
+  return {
+    coveredStreams,
+    tps,
+    pollIntervalMs: config.poll_interval,
+    globalMode: config.global_mode,
+    sweepIntervalMs: config.sweep_interval,
+    pageLimit,
+  };
 }

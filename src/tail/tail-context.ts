@@ -24,6 +24,12 @@ export type TailMetrics = Pick<
   | 'pollTruncated'
   | 'quarantined'
   | 'futureRecords'
+  | 'globalPages'
+  | 'sweepLateRecords'
+  | 'ledgerTps'
+  | 'tailDemand'
+  | 'tailBudget'
+  | 'tailCapacityRatio'
 >;
 
 /** The global tail and the head probe serve every account: ahead of any single account in the budget. */

@@ -10,6 +10,7 @@ import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import type { StateStore } from '../state/store.js';
 import { pollAccountStream, type PollResult } from './account-tailer.js';
 import { Backoff } from './backoff.js';
+import { type CapacityView, createCapacityWatch } from './capacity-watch.js';
 import { type Pushdown, TailConfig, startPosition } from './config.js';
 import { ensureCursors, startGlobal, stopGlobal } from './cursors.js';
 import { FutureRecords, type FutureSighting } from './future-records.js';
@@ -20,7 +21,7 @@ import type { RecordHandler } from './record-handler.js';
 import { createPollRunner } from './poll-runner.js';
 import { repairCursors } from './repair-cursors.js';
 import { type StalenessSummary, type StreamStaleness, summarizeStaleness } from './staleness.js';
-import { type Strategy, chooseStrategy, estimateCosts } from './strategy.js';
+import { type Strategy, chooseStrategy, costInputsFor, estimateCosts } from './strategy.js';
 import { type AccountStream, GLOBAL_STREAM, accountStreams } from './streams.js';
 import type { TailContext, TailMetrics } from './tail-context.js';
 import type { TailSource } from './tail-source.js';
@@ -52,6 +53,8 @@ export interface TailerOptions {
   readonly quarantine?: Quarantine;
   /** Each record handed over with a timestamp beyond now + tail.max_clock_skew (self-monitoring). */
   readonly onFutureRecord?: (sighting: FutureSighting) => void;
+  /** Requests/s of the client's budget (ledger.requests_per_second): capacity is estimated against it. */
+  readonly budgetRps?: number;
 }
 
 export interface RoundReport {
@@ -80,6 +83,8 @@ export interface Tailer {
   streamStaleness(): readonly StreamStaleness[];
   readonly head: HeadTracker;
   readonly future: FutureRecords;
+  /** Request demand against the budget after the last round (capacity.ts); undefined without a budget. */
+  capacity(): CapacityView | undefined;
 }
 
 // One closure on purpose: round(), run(), the strategy switch and the staleness summary share the tailer's
@@ -122,6 +127,7 @@ export function createTailer(options: TailerOptions): Tailer {
     clock,
   });
   const backoff = new Backoff(config.poll_interval, config.max_backoff, random);
+  const capacity = createCapacityWatch({ budgetRps: options.budgetRps, metrics: options.metrics, log });
   let current: Strategy | undefined;
   let rounds = 0;
   const polls = createPollRunner({
@@ -157,25 +163,19 @@ export function createTailer(options: TailerOptions): Tailer {
     return { safe: recentFrom(nowNs), read: nowNs };
   }
 
+  const covered = index.transactions.size + index.rewards.size;
+  const costInputs = () => costInputsFor(config, covered, head.tps, ctx.pageLimit);
+
   function cheapest(): Strategy {
-    return chooseStrategy(
-      current,
-      estimateCosts({
-        coveredStreams: index.transactions.size + index.rewards.size,
-        tps: head.tps,
-        pollIntervalMs: config.poll_interval,
-        globalMode: config.global_mode,
-        sweepIntervalMs: config.sweep_interval,
-        pageLimit: ctx.pageLimit,
-      }),
-    );
+    return chooseStrategy(current, estimateCosts(costInputs()));
   }
 
   function switchTo(next: Strategy): void {
     if (next === current) return;
     if (next === 'global') startGlobal(ctx.state, streams);
     else stopGlobal(ctx.state, streams);
-    if (current !== undefined) log?.info({ from: current, to: next }, 'tail strategy changed');
+    const why = { ...estimateCosts(costInputs()), tps: Math.round(head.tps ?? 0) };
+    if (current !== undefined) log?.info({ from: current, to: next, ...why }, 'tail strategy changed');
     current = next;
     options.metrics?.tailStrategy.set({ strategy: next }, 1);
     options.metrics?.tailStrategy.set({ strategy: next === 'global' ? 'per-account' : 'global' }, 0);
@@ -212,6 +212,7 @@ export function createTailer(options: TailerOptions): Tailer {
     if (head.head !== undefined)
       options.metrics?.lag.set(Number(timestampFromMillis(clock()) - head.head) / 1e9);
     staleness();
+    capacity.update({ ...costInputs(), strategy, uncoveredStreams: streams.length - covered });
     const report = polls.takeTally();
     return { strategy, ...report, pages: report.pages + pages };
   }
@@ -290,5 +291,6 @@ export function createTailer(options: TailerOptions): Tailer {
     streamStaleness,
     head,
     future,
+    capacity: capacity.current,
   };
 }
