@@ -1,7 +1,7 @@
 // Bench 2, request efficiency: requests per minute for 10, 1,000 and 10,000 watched accounts at 200 TPS, per
 // strategy, against the minimum pages the new records require. The measuring is the tail engineer's
 // bench/tail.bench.ts (simulated time, the living ledger, the real tailer); it exports no functions, so it runs
-// here as a child process and its table is read back. Targets: global ≤ 1.2 × minimum; 10,000 accounts within
+// here as a child process and its table is read back. Targets: global settled ≤ 1.2 × minimum, immediate ≤ 2 × (the floor, docs/tailing.md); 10,000 accounts within
 // 50 requests/s (the strategy auto picks).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -73,8 +73,14 @@ export async function requestsBench(options: BenchOptions): Promise<Figure[]> {
         note: `${r.requestsPerSecond} req/s, min pages ${r.minPagesPerMinute}/min, p99 staleness ${r.p99StalenessSeconds} s`,
       }),
     );
+    // settled reads each row about once; immediate reads it twice, the proven floor for handing rows over on
+    // arrival with the late-row guarantee (docs/tailing.md, "The request floor"), so its target is that floor.
     if (r.strategy.startsWith('global'))
-      figures.push(checked(SUITE, `${name}: ÷ min pages`, ratio, '<=', 1.2, { unit: '×' }));
+      figures.push(
+        checked(SUITE, `${name}: ÷ min pages`, ratio, '<=', r.strategy.includes('settled') ? 1.2 : 2, {
+          unit: '×',
+        }),
+      );
     else figures.push(figure(SUITE, `${name}: ÷ min pages`, ratio, { unit: '×' }));
   }
   const picked =
