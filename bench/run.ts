@@ -17,6 +17,7 @@ import { memoryBench } from './memory.bench.js';
 import { startupBench } from './startup.bench.js';
 import { latencyBench } from './latency.bench.js';
 import { statusPageBench } from './status-page.bench.js';
+import { peakBench } from './peak.bench.js';
 
 interface Results {
   /** The machine of the latest run. */
@@ -42,6 +43,7 @@ const BENCHES: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   memory: memoryBench,
   startup: startupBench,
   status: statusPageBench,
+  peak: peakBench,
 };
 
 const { values } = parseArgs({
