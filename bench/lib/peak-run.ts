@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { metricSum, metricsText, REPO, rssMiB, spawnSentinel, until } from './daemon-process.js';
-import { cpuSeconds } from './proc-stat.js';
+import { cpuSeconds, runQueueSeconds } from './proc-stat.js';
 import {
   histogramDelta,
   histogramMean,
@@ -38,9 +38,9 @@ export interface PeakRunOptions {
 
 export interface PeakRunResult {
   readonly offeredTps: number;
-  /** offered × (1 − the slope of the mean record age): what the daemon kept up with. */
+  /** offered × (1 − the slope of now − global cursor): what the daemon kept up with. */
   readonly handledTps: number;
-  /** The mean record age's growth over the measured window, s (≤ 1 s: flat). */
+  /** How much further behind now the global cursor fell over the measured window, s (≤ 1 s: flat). */
   readonly growthS: number;
   readonly p50S: number;
   readonly p99S: number;
@@ -48,6 +48,10 @@ export interface PeakRunResult {
   readonly requestsPerS: number;
   readonly pagesPerS: number;
   readonly daemonCores: number;
+  /** Share of the wall time the daemon's JavaScript thread waited for a CPU (machine contention). */
+  readonly daemonStarved: number;
+  /** CPU seconds per transaction handled × 10,000: the cores 10,000 TPS costs, whatever the machine's load. */
+  readonly coresPer10k: number;
   readonly daemonRssMaxMiB: number;
   readonly simCores: number;
   readonly simRssMaxMiB: number;
@@ -57,10 +61,13 @@ export interface PeakRunResult {
 interface Reading {
   readonly at: number;
   readonly daemonCpu: number;
+  readonly daemonWait: number;
   readonly simCpu: number;
   readonly rss: number;
   readonly simRss: number;
   readonly staleness: HistogramReading;
+  /** Now minus the global cursor, s (tail_staleness_max_seconds, set once per tail round). */
+  readonly behind: number;
   readonly requests: number;
   readonly pages: number;
   readonly records: number;
@@ -100,10 +107,12 @@ async function read(daemonPid: number, simPid: number, httpUrl: string): Promise
   return {
     at: Date.now(),
     daemonCpu: cpuSeconds(daemonPid),
+    daemonWait: runQueueSeconds(daemonPid),
     simCpu: cpuSeconds(simPid),
     rss: rssMiB(daemonPid),
     simRss: rssMiB(simPid),
     staleness: readHistogram(text, STALENESS),
+    behind: metricSum(text, 'ledger_sentinel_tail_staleness_max_seconds'),
     requests: metricSum(text, 'ledger_sentinel_ledger_requests_total'),
     pages: metricSum(text, 'ledger_sentinel_pages_total'),
     records: metricSum(text, 'ledger_sentinel_records_processed_total'),
@@ -188,21 +197,18 @@ function summarize(tps: number, readings: readonly Reading[]): PeakRunResult {
   if (!first || !last || readings.length < 3) throw new Error('peak run: fewer than 3 samples after warm-up');
   const seconds = (last.at - first.at) / 1000;
   const all = histogramDelta(first.staleness, last.staleness);
-  // The mean age of the records handed over in each second: flat when the daemon keeps up, rising by
-  // (1 − handled/offered) per second when it does not.
-  const xs: number[] = [];
-  const ages: number[] = [];
-  for (let i = 1; i < readings.length; i++) {
-    const mean = histogramMean(histogramDelta(readings[i - 1]!.staleness, readings[i]!.staleness));
-    if (Number.isNaN(mean)) continue;
-    xs.push((readings[i]!.at - first.at) / 1000);
-    ages.push(mean);
-  }
-  const rise = xs.length >= 3 ? slope(xs, ages) : Number.NaN;
+  // How far the global cursor is behind now: flat when the daemon keeps up, rising by (1 − handled/offered) per
+  // second when it does not.
+  const xs = readings.map((r) => (r.at - first.at) / 1000);
+  const rise = slope(
+    xs,
+    readings.map((r) => r.behind),
+  );
   const per = (f: (r: Reading) => number) => (f(last) - f(first)) / seconds;
+  const handled = Number.isNaN(rise) ? 0 : Math.round(tps * Math.min(1, Math.max(0, 1 - rise)));
   return {
     offeredTps: tps,
-    handledTps: Number.isNaN(rise) ? 0 : Math.round(tps * Math.min(1, Math.max(0, 1 - rise))),
+    handledTps: handled,
     growthS: rise * seconds,
     p50S: histogramQuantile(all, 0.5),
     p99S: histogramQuantile(all, 0.99),
@@ -210,6 +216,8 @@ function summarize(tps: number, readings: readonly Reading[]): PeakRunResult {
     requestsPerS: per((r) => r.requests),
     pagesPerS: per((r) => r.pages),
     daemonCores: per((r) => r.daemonCpu),
+    daemonStarved: per((r) => r.daemonWait),
+    coresPer10k: handled > 0 ? (per((r) => r.daemonCpu) / handled) * 10_000 : Number.NaN,
     daemonRssMaxMiB: Math.max(...readings.map((r) => r.rss)),
     simCores: per((r) => r.simCpu),
     simRssMaxMiB: Math.max(...readings.map((r) => r.simRss)),

@@ -31,3 +31,12 @@ export function cores(from: { cpu: number; at: number }, to: { cpu: number; at: 
   const wall = (to.at - from.at) / 1000;
   return wall > 0 ? (to.cpu - from.cpu) / wall : Number.NaN;
 }
+
+/**
+ * Seconds the process's main thread (the JavaScript thread) has spent runnable but waiting for a CPU, from
+ * /proc/<pid>/schedstat: on a shared machine, how much of the wall time it was starved rather than busy or idle.
+ */
+export function runQueueSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(' ');
+  return Number(fields[1]) / 1e9;
+}
