@@ -108,7 +108,7 @@ export async function peakBench(options: PeakOptions): Promise<Figure[]> {
       note: '256 MB = 244.1 MiB; /proc/<pid>/status VmRSS',
     }),
     figure(SUITE, 'requests/s to the query service', round(main.requestsPerS, 1), {
-      note: `${round(main.pagesPerS, 1)} pages/s; minimum ${TARGET_TPS / 100} pages/s`,
+      note: `${round(main.pagesPerS, 1)} pages/s, ${round(main.requestMeanS * 1000)} ms each on average; minimum ${TARGET_TPS / 100} pages/s`,
     }),
     figure(SUITE, 'load generator CPU (not counted above)', round(main.simCores), {
       unit: 'cores',

@@ -46,6 +46,8 @@ export interface PeakRunResult {
   readonly p99S: number;
   readonly recordsPerS: number;
   readonly requestsPerS: number;
+  /** Mean duration of one request to the query service, s. */
+  readonly requestMeanS: number;
   readonly pagesPerS: number;
   readonly daemonCores: number;
   /** Share of the wall time the daemon's JavaScript thread waited for a CPU (machine contention). */
@@ -69,6 +71,8 @@ interface Reading {
   /** Now minus the global cursor, s (tail_staleness_max_seconds, set once per tail round). */
   readonly behind: number;
   readonly requests: number;
+  /** Seconds spent in requests to the query service (the request-duration histogram's sum). */
+  readonly requestSeconds: number;
   readonly pages: number;
   readonly records: number;
 }
@@ -114,6 +118,7 @@ async function read(daemonPid: number, simPid: number, httpUrl: string): Promise
     staleness: readHistogram(text, STALENESS),
     behind: metricSum(text, 'ledger_sentinel_tail_staleness_max_seconds'),
     requests: metricSum(text, 'ledger_sentinel_ledger_requests_total'),
+    requestSeconds: metricSum(text, 'ledger_sentinel_ledger_request_duration_seconds_sum'),
     pages: metricSum(text, 'ledger_sentinel_pages_total'),
     records: metricSum(text, 'ledger_sentinel_records_processed_total'),
   };
@@ -214,6 +219,7 @@ function summarize(tps: number, readings: readonly Reading[]): PeakRunResult {
     p99S: histogramQuantile(all, 0.99),
     recordsPerS: per((r) => r.records),
     requestsPerS: per((r) => r.requests),
+    requestMeanS: (last.requestSeconds - first.requestSeconds) / Math.max(1, last.requests - first.requests),
     pagesPerS: per((r) => r.pages),
     daemonCores: per((r) => r.daemonCpu),
     daemonStarved: per((r) => r.daemonWait),
