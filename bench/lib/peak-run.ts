@@ -38,8 +38,10 @@ export interface PeakRunOptions {
 
 export interface PeakRunResult {
   readonly offeredTps: number;
-  /** offered × (1 − the slope of now − global cursor): what the daemon kept up with. */
+  /** Transactions the daemon read for the first time per second (counted by the replay ledger). */
   readonly handledTps: number;
+  /** Pages the daemon asked from history the replay had already dropped: it fell behind by more than retention. */
+  readonly prunedRequests: number;
   /** How much further behind now the global cursor fell over the measured window, s (≤ 1 s: flat). */
   readonly growthS: number;
   readonly p50S: number;
@@ -75,6 +77,9 @@ interface Reading {
   readonly requestSeconds: number;
   readonly pages: number;
   readonly records: number;
+  /** The replay ledger's count of records read for the first time, and of pages asked from pruned history. */
+  readonly firstServed: number;
+  readonly prunedRequests: number;
 }
 
 async function startSim(tps: number, options: PeakRunOptions) {
@@ -84,8 +89,8 @@ async function startSim(tps: number, options: PeakRunOptions) {
     lagMs: options.lagMs,
     recordFileMs: options.recordFileMs,
     accounts: 20_000,
-    // The daemon's 10 s sweep window with room to spare, without gigabytes of heap.
-    retentionMs: 30_000,
+    // 600,000 records (60 s at 10,000 TPS, about 1.7 GB): the daemon's 10 s sweep window with room to spare.
+    retentionMs: Math.max(15_000, Math.min(60_000, Math.round((600_000 / tps) * 1000))),
   };
   const child = spawn(
     process.execPath,
@@ -106,8 +111,14 @@ async function startReceiver() {
   return { receiver, url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` };
 }
 
-async function read(daemonPid: number, simPid: number, httpUrl: string): Promise<Reading> {
+interface SimServed {
+  served?: { firstServed?: number; prunedRequests?: number };
+}
+
+async function read(daemonPid: number, sim: { pid: number; url: string }, httpUrl: string): Promise<Reading> {
   const text = await metricsText(httpUrl).catch(() => '');
+  const simPid = sim.pid;
+  const served = ((await (await fetch(`${sim.url}/_sim/stats`)).json()) as SimServed).served ?? {};
   return {
     at: Date.now(),
     daemonCpu: cpuSeconds(daemonPid),
@@ -121,6 +132,8 @@ async function read(daemonPid: number, simPid: number, httpUrl: string): Promise
     requestSeconds: metricSum(text, 'ledger_sentinel_ledger_request_duration_seconds_sum'),
     pages: metricSum(text, 'ledger_sentinel_pages_total'),
     records: metricSum(text, 'ledger_sentinel_records_processed_total'),
+    firstServed: served.firstServed ?? Number.NaN,
+    prunedRequests: served.prunedRequests ?? Number.NaN,
   };
 }
 
@@ -158,7 +171,7 @@ export async function runAtRate(options: PeakRunOptions): Promise<PeakRunResult>
     const endAt = started + (options.warmupS + options.measureS) * 1000;
     while (Date.now() < endAt) {
       await new Promise((r) => setTimeout(r, 1_000));
-      const r = await read(daemon.pid, sim.pid, url);
+      const r = await read(daemon.pid, sim, url);
       readings.push(r);
       if (readings.length % 15 === 0) {
         const last = readings.at(-16) ?? readings[0]!;
@@ -210,10 +223,11 @@ function summarize(tps: number, readings: readonly Reading[]): PeakRunResult {
     readings.map((r) => r.behind),
   );
   const per = (f: (r: Reading) => number) => (f(last) - f(first)) / seconds;
-  const handled = Number.isNaN(rise) ? 0 : Math.round(tps * Math.min(1, Math.max(0, 1 - rise)));
+  const handled = Math.round(per((r) => r.firstServed));
   return {
     offeredTps: tps,
     handledTps: handled,
+    prunedRequests: last.prunedRequests - first.prunedRequests,
     growthS: rise * seconds,
     p50S: histogramQuantile(all, 0.5),
     p99S: histogramQuantile(all, 0.99),

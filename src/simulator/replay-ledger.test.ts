@@ -97,6 +97,8 @@ describe('replay ledger', () => {
     expect(new Set(served).size).toBe(served.length);
     expect(served).toEqual(expected.slice(0, served.length));
     expect(served.length).toBeGreaterThan(20_000);
+    expect(running.served().firstServed).toBe(served.length);
+    expect(running.served().prunedRequests).toBe(0);
     expect(pages).toBeGreaterThan(served.length / 100);
     // What the last poll could not see yet was generated less than record file + lag before it.
     const unseen = expected.slice(served.length);
@@ -174,10 +176,11 @@ describe('replay ledger', () => {
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('Unknown query parameter: account.id');
     expect((await fetch(`${running.url}/api/v1/accounts/0.0.1001`)).status).toBe(404);
-    const early = `/api/v1/transactions?limit=100&order=asc&timestamp=lte:${formatTimestamp(NS(T0 + 1_000))}`;
+    const early = `/api/v1/transactions?limit=100&order=asc&timestamp=gt:${formatTimestamp(NS(T0) - 1n)}&timestamp=lte:${formatTimestamp(NS(T0 + 1_000))}`;
     expect((await get(`${running.url}${early}`)).page.transactions.length).toBeGreaterThan(50);
     time.advance(30_000);
     expect((await get(`${running.url}${early}`)).page.transactions).toEqual([]);
     expect(running.ledger.stats().pruned).toBeGreaterThan(0);
+    expect(running.served().prunedRequests).toBe(1);
   });
 });

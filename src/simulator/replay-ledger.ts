@@ -58,6 +58,8 @@ export interface ReplayLedger {
   advance(): void;
   /** The visible records in [lower, upper], in order, at most `limit`. */
   page(query: ReplayQuery): readonly ReplayRecord[];
+  /** Consensus timestamp of the oldest retained record (undefined when none). */
+  oldestNs(): bigint | undefined;
   stats(): ReplayStats;
 }
 
@@ -142,6 +144,7 @@ export function createReplayLedger(options: ReplayLedgerOptions = {}): ReplayLed
         ? ring.slice(from, Math.min(to, from + query.limit))
         : ring.slice(Math.max(from, to - query.limit), to).reverse();
     },
+    oldestNs: () => ring[head]?.ts,
     stats() {
       return { tps, ...counters, retained: ring.length - head, nowNs: timestampFromMillis(clock()) };
     },

@@ -32,6 +32,18 @@ export interface ReplayServed {
   readonly requests: number;
   readonly pages: number;
   readonly records: number;
+  /**
+   * Records served for the first time on an ascending page (above every timestamp served so before): what a
+   * tail read, re-reads aside.
+   */
+  readonly firstServed: number;
+  /** Newest consensus timestamp served so far, ns (0 before the first record). */
+  readonly frontierNs: bigint;
+  /**
+   * Pages asked from below the oldest retained record once retention has dropped some: the client fell further
+   * behind than `retentionMs` and skips what was dropped (a load test's run is void from then on).
+   */
+  readonly prunedRequests: number;
 }
 
 export interface RunningReplayLedger {
@@ -51,7 +63,7 @@ const VALIDATORS: ReadonlyMap<string, (filter: Filter) => boolean> = new Map([
 export async function startReplayLedger(options: ReplayServerOptions = {}): Promise<RunningReplayLedger> {
   const ledger = createReplayLedger(options);
   const clock = options.clock ?? Date.now;
-  const served = { requests: 0, pages: 0, records: 0 };
+  const served = { requests: 0, pages: 0, records: 0, firstServed: 0, frontierNs: 0n, prunedRequests: 0 };
 
   function transactions(path: string, rawQuery: string): RouteResponse {
     const params = parseQuery(rawQuery);
@@ -62,8 +74,12 @@ export async function startReplayLedger(options: ReplayServerOptions = {}): Prom
     const order = effectiveOrder(pass.filters, 'desc');
     const limit = effectiveLimit(pass.filters, 25, 100);
     const eq = query.eq;
+    const lower = eq !== null && (query.lower === null || eq > query.lower) ? eq : query.lower;
+    const oldest = ledger.oldestNs();
+    if (lower !== null && oldest !== undefined && lower < oldest && ledger.stats().pruned > 0)
+      served.prunedRequests++;
     const page = ledger.page({
-      lower: eq !== null && (query.lower === null || eq > query.lower) ? eq : query.lower,
+      lower,
       upper: eq !== null && (query.upper === null || eq < query.upper) ? eq : query.upper,
       order,
       limit,
@@ -76,6 +92,12 @@ export async function startReplayLedger(options: ReplayServerOptions = {}): Prom
         : null;
     served.pages++;
     served.records += page.length;
+    // Ascending pages only: a head probe (order=desc) would move the frontier past everything not yet read.
+    for (const r of order === 'asc' ? page : []) {
+      if (r.ts <= served.frontierNs) continue;
+      served.firstServed++;
+      served.frontierNs = r.ts;
+    }
     return bufferPageResponse(
       'transactions',
       page.map((r) => r.bytes),
