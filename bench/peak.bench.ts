@@ -51,6 +51,16 @@ function runOptions(tps: number, warmupS: number, measureS: number, options: Pea
   return run;
 }
 
+/** A bound met below the target rate proves nothing about the target rate: such a figure does not pass. */
+function atRate(r: PeakRunResult, f: Figure): Figure {
+  if (r.handledTps >= TARGET_TPS * 0.99) return f;
+  return {
+    ...f,
+    pass: false,
+    note: `${f.note ?? ''}; measured at ${r.handledTps.toLocaleString('en')} TPS, not 10,000`,
+  };
+}
+
 export function isFlat(r: PeakRunResult): boolean {
   return r.growthS <= FLAT_GROWTH_S && r.prunedRequests === 0 && r.p99S <= STALENESS_TARGET_S * 2;
 }
@@ -95,18 +105,24 @@ export async function peakBench(options: PeakOptions): Promise<Figure[]> {
         note: `poll ${POLL_S} s + 1 s + ${SERVICE_DELAY_S} s service visibility delay; p50 ${round(main.p50S)} s`,
       },
     ),
-    checked(SUITE, 'daemon CPU', round(main.daemonCores), '<=', 1, {
-      unit: 'cores',
-      note: `/proc/<pid>/stat utime+stime; its JS thread waited for a CPU ${Math.round(main.daemonStarved * 100)} % of the time`,
-    }),
+    atRate(
+      main,
+      checked(SUITE, 'daemon CPU', round(main.daemonCores), '<=', 1, {
+        unit: 'cores',
+        note: `/proc/<pid>/stat utime+stime; its JS thread waited for a CPU ${Math.round(main.daemonStarved * 100)} % of the time`,
+      }),
+    ),
     checked(SUITE, 'daemon CPU per 10,000 TPS handled', round(main.coresPer10k), '<=', 1, {
       unit: 'cores',
       note: 'CPU seconds per transaction × 10,000: the cost, whatever the rate reached on a loaded machine',
     }),
-    checked(SUITE, 'daemon RSS, max', main.daemonRssMaxMiB, '<=', 244.1, {
-      unit: 'MiB',
-      note: '256 MB = 244.1 MiB; /proc/<pid>/status VmRSS',
-    }),
+    atRate(
+      main,
+      checked(SUITE, 'daemon RSS, max', main.daemonRssMaxMiB, '<=', 244.1, {
+        unit: 'MiB',
+        note: '256 MB = 244.1 MiB; /proc/<pid>/status VmRSS',
+      }),
+    ),
     figure(SUITE, 'requests/s to the query service', round(main.requestsPerS, 1), {
       note: `${round(main.pagesPerS, 1)} pages/s, ${round(main.requestMeanS * 1000)} ms each on average; minimum ${TARGET_TPS / 100} pages/s`,
     }),
