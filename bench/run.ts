@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark of issue #8 in one run, a table on stdout and bench/results.json with the
 // machine, its load average and the date. Never part of `npm test`.
 //
-//   node --expose-gc --import tsx bench/run.ts [--quick] [--only pipeline,requests,memory,startup,latency,status]
+//   node --expose-gc --import tsx bench/run.ts [--quick] [--only pipeline,requests,memory,startup,latency,status,peak]
 //
 // Each ratio is measured side by side inside its own benchmark. Figures from a shared, loaded machine are noisy:
 // the load average before and after the run is recorded with them.
