@@ -67,88 +67,106 @@ export interface ReplayLedger {
 const COMPACT_AT = 65_536;
 
 export function createReplayLedger(options: ReplayLedgerOptions = {}): ReplayLedger {
-  const tps = options.tps ?? 10_000;
-  if (!(tps > 0 && tps <= 1_000_000))
-    throw new RangeError(`replay ledger: tps must be in (0, 1000000], got ${tps}`);
-  const clock = options.clock ?? Date.now;
-  const fileNs = timestampFromMillis(options.recordFileMs ?? 2000);
-  const lagNs = timestampFromMillis(options.lagMs ?? 2000);
-  const retentionNs = timestampFromMillis(options.retentionMs ?? 60_000);
-  const maxCatchUpNs = timestampFromMillis(options.maxCatchUpMs ?? 10_000);
-  // Room for the child records of one logical transaction at consecutive nanoseconds, as the living ledger.
-  const intervalNs = BigInt(Math.max(MAX_RECORDS_PER_CALL + 1, Math.round(1e9 / tps)));
-  const startNs = timestampFromMillis(options.startMs ?? clock());
-  const traffic: Traffic = createTraffic({
-    seed: String(options.seed ?? 1),
-    accounts: options.accounts ?? 20_000,
-  });
-  const ring: ReplayRecord[] = [];
-  let head = 0; // index of the oldest retained record in `ring`
-  let slot = 0n;
-  let lastNs = startNs - 1n;
-  const counters = { transactions: 0, pruned: 0, skippedSlots: 0 };
+  return new Replay(options);
+}
 
-  const visibleAt = (ts: bigint) => (ts / fileNs + 1n) * fileNs + lagNs;
+class Replay implements ReplayLedger {
+  private readonly tps: number;
+  private readonly clock: () => number;
+  private readonly fileNs: bigint;
+  private readonly lagNs: bigint;
+  private readonly retentionNs: bigint;
+  private readonly maxCatchUpNs: bigint;
+  private readonly intervalNs: bigint;
+  private readonly startNs: bigint;
+  private readonly traffic: Traffic;
+  private readonly ring: ReplayRecord[] = [];
+  /** Index of the oldest retained record in `ring`. */
+  private head = 0;
+  private slot = 0n;
+  private lastNs: bigint;
+  private readonly counters = { transactions: 0, pruned: 0, skippedSlots: 0 };
 
-  function generate(nowNs: bigint): void {
+  constructor(options: ReplayLedgerOptions) {
+    this.tps = options.tps ?? 10_000;
+    if (!(this.tps > 0 && this.tps <= 1_000_000))
+      throw new RangeError(`replay ledger: tps must be in (0, 1000000], got ${this.tps}`);
+    this.clock = options.clock ?? Date.now;
+    this.fileNs = timestampFromMillis(options.recordFileMs ?? 2000);
+    this.lagNs = timestampFromMillis(options.lagMs ?? 2000);
+    this.retentionNs = timestampFromMillis(options.retentionMs ?? 60_000);
+    this.maxCatchUpNs = timestampFromMillis(options.maxCatchUpMs ?? 10_000);
+    // Room for the child records of one logical transaction at consecutive nanoseconds, as the living ledger.
+    this.intervalNs = BigInt(Math.max(MAX_RECORDS_PER_CALL + 1, Math.round(1e9 / this.tps)));
+    this.startNs = timestampFromMillis(options.startMs ?? this.clock());
+    this.lastNs = this.startNs - 1n;
+    this.traffic = createTraffic({ seed: String(options.seed ?? 1), accounts: options.accounts ?? 20_000 });
+  }
+
+  advance(): void {
+    const nowNs = timestampFromMillis(this.clock());
+    this.generate(nowNs);
+    this.prune(nowNs);
+  }
+
+  page(query: ReplayQuery): readonly ReplayRecord[] {
+    const { ring, head } = this;
+    // Visibility rises with the timestamp: everything visible is before the first record not yet visible.
+    const visibleEnd = firstIndex(ring, head, (r) => r.visibleAt > query.nowNs);
+    const lower = query.lower;
+    const upper = query.upper;
+    const from = lower === null ? head : firstIndex(ring, head, (r) => r.ts >= lower);
+    const to = Math.min(
+      visibleEnd,
+      upper === null ? ring.length : firstIndex(ring, head, (r) => r.ts > upper),
+    );
+    if (from >= to) return [];
+    return query.order === 'asc'
+      ? ring.slice(from, Math.min(to, from + query.limit))
+      : ring.slice(Math.max(from, to - query.limit), to).reverse();
+  }
+
+  oldestNs(): bigint | undefined {
+    return this.ring[this.head]?.ts;
+  }
+
+  stats(): ReplayStats {
+    const nowNs = timestampFromMillis(this.clock());
+    return { tps: this.tps, ...this.counters, retained: this.ring.length - this.head, nowNs };
+  }
+
+  private generate(nowNs: bigint): void {
+    const { startNs, intervalNs } = this;
     const due = nowNs >= startNs ? (nowNs - startNs) / intervalNs + 1n : 0n;
-    const oldest = (nowNs - maxCatchUpNs - startNs) / intervalNs;
-    if (oldest > slot) {
-      counters.skippedSlots += Number(oldest - slot);
-      slot = oldest;
+    const oldest = (nowNs - this.maxCatchUpNs - startNs) / intervalNs;
+    if (oldest > this.slot) {
+      this.counters.skippedSlots += Number(oldest - this.slot);
+      this.slot = oldest;
     }
-    for (; slot < due; slot++) {
-      const slotNs = startNs + slot * intervalNs;
-      for (const { tx } of traffic.generate(slotNs > lastNs ? slotNs : lastNs + 1n)) {
-        ring.push({
-          ts: tx.consensusTimestamp,
-          visibleAt: visibleAt(tx.consensusTimestamp),
-          bytes: Buffer.from(serializeJson(tx.json)),
-        });
-        lastNs = tx.consensusTimestamp;
-        counters.transactions++;
+    for (; this.slot < due; this.slot++) {
+      const slotNs = startNs + this.slot * intervalNs;
+      for (const { tx } of this.traffic.generate(slotNs > this.lastNs ? slotNs : this.lastNs + 1n)) {
+        const ts = tx.consensusTimestamp;
+        // A record is served from the end of its record file plus the lag, as in the living ledger.
+        const visibleAt = (ts / this.fileNs + 1n) * this.fileNs + this.lagNs;
+        this.ring.push({ ts, visibleAt, bytes: Buffer.from(serializeJson(tx.json)) });
+        this.lastNs = ts;
+        this.counters.transactions++;
       }
     }
   }
 
-  function prune(nowNs: bigint): void {
-    const cut = nowNs - retentionNs;
-    while (head < ring.length && (ring[head] as ReplayRecord).ts < cut) {
-      head++;
-      counters.pruned++;
+  private prune(nowNs: bigint): void {
+    const cut = nowNs - this.retentionNs;
+    while (this.head < this.ring.length && (this.ring[this.head] as ReplayRecord).ts < cut) {
+      this.head++;
+      this.counters.pruned++;
     }
-    if (head >= COMPACT_AT) {
-      ring.splice(0, head);
-      head = 0;
+    if (this.head >= COMPACT_AT) {
+      this.ring.splice(0, this.head);
+      this.head = 0;
     }
   }
-
-  return {
-    advance() {
-      const nowNs = timestampFromMillis(clock());
-      generate(nowNs);
-      prune(nowNs);
-    },
-    page(query) {
-      // Visibility rises with the timestamp: everything visible is before the first record not yet visible.
-      const visibleEnd = firstIndex(ring, head, (r) => r.visibleAt > query.nowNs);
-      const from =
-        query.lower === null ? head : firstIndex(ring, head, (r) => r.ts >= (query.lower as bigint));
-      const upper = query.upper;
-      const to = Math.min(
-        visibleEnd,
-        upper === null ? ring.length : firstIndex(ring, head, (r) => r.ts > upper),
-      );
-      if (from >= to) return [];
-      return query.order === 'asc'
-        ? ring.slice(from, Math.min(to, from + query.limit))
-        : ring.slice(Math.max(from, to - query.limit), to).reverse();
-    },
-    oldestNs: () => ring[head]?.ts,
-    stats() {
-      return { tps, ...counters, retained: ring.length - head, nowNs: timestampFromMillis(clock()) };
-    },
-  };
 }
 
 /** The first index at or after `from` where the (monotonic: false…false, true…true) predicate holds. */

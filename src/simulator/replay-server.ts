@@ -17,7 +17,12 @@ import {
   validateQuery,
   type Filter,
 } from './params.js';
-import { createReplayLedger, type ReplayLedger, type ReplayLedgerOptions } from './replay-ledger.js';
+import {
+  createReplayLedger,
+  type ReplayLedger,
+  type ReplayLedgerOptions,
+  type ReplayRecord,
+} from './replay-ledger.js';
 import { bufferPageResponse, errorResponse, type RouteResponse } from './response.js';
 import { buildTransactionsQuery } from './routes/transactions-query.js';
 
@@ -60,79 +65,28 @@ const VALIDATORS: ReadonlyMap<string, (filter: Filter) => boolean> = new Map([
   ['timestamp', (f: Filter) => f.op !== 'ne' && isValidTimestamp(f)],
 ]);
 
+interface Context {
+  readonly ledger: ReplayLedger;
+  readonly clock: () => number;
+  readonly served: { -readonly [K in keyof ReplayServed]: ReplayServed[K] };
+}
+
 export async function startReplayLedger(options: ReplayServerOptions = {}): Promise<RunningReplayLedger> {
-  const ledger = createReplayLedger(options);
-  const clock = options.clock ?? Date.now;
-  const served = { requests: 0, pages: 0, records: 0, firstServed: 0, frontierNs: 0n, prunedRequests: 0 };
-
-  function transactions(path: string, rawQuery: string): RouteResponse {
-    const params = parseQuery(rawQuery);
-    const pass = validateQuery(params, { validators: VALIDATORS, maxRepeated: 100 });
-    if (!pass.ok) return errorResponse(400, pass.messages);
-    const query = buildTransactionsQuery(pass.filters);
-    if (query.emptyUpfront) return bufferPageResponse('transactions', [], null);
-    const order = effectiveOrder(pass.filters, 'desc');
-    const limit = effectiveLimit(pass.filters, 25, 100);
-    const eq = query.eq;
-    const lower = eq !== null && (query.lower === null || eq > query.lower) ? eq : query.lower;
-    const oldest = ledger.oldestNs();
-    if (lower !== null && oldest !== undefined && lower < oldest && ledger.stats().pruned > 0)
-      served.prunedRequests++;
-    const page = ledger.page({
-      lower,
-      upper: eq !== null && (query.upper === null || eq < query.upper) ? eq : query.upper,
-      order,
-      limit,
-      nowNs: BigInt(clock()) * 1_000_000n,
-    });
-    const last = page[page.length - 1];
-    const next =
-      page.length >= limit && last
-        ? buildNextLink({ path, params, field: 'timestamp', order, cursor: formatTimestamp(last.ts) })
-        : null;
-    served.pages++;
-    served.records += page.length;
-    // Ascending pages only: a head probe (order=desc) would move the frontier past everything not yet read.
-    for (const r of order === 'asc' ? page : []) {
-      if (r.ts <= served.frontierNs) continue;
-      served.firstServed++;
-      served.frontierNs = r.ts;
-    }
-    return bufferPageResponse(
-      'transactions',
-      page.map((r) => r.bytes),
-      next,
-    );
-  }
-
-  function route(req: IncomingMessage): RouteResponse {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
-    const rawQuery = q < 0 ? '' : url.slice(q + 1);
-    if (req.method !== 'GET') return errorResponse(404, ['Not found']);
-    if (path === '/_sim/stats') return { status: 200, body: serializeJson({ ...ledger.stats(), served }) };
-    if (path.replace(/(.)\/$/, '$1').toLowerCase() !== PATH) return errorResponse(404, ['Not found']);
-    return transactions(path, rawQuery);
-  }
-
+  const ctx: Context = {
+    ledger: createReplayLedger(options),
+    clock: options.clock ?? Date.now,
+    served: { requests: 0, pages: 0, records: 0, firstServed: 0, frontierNs: 0n, prunedRequests: 0 },
+  };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    served.requests++;
-    ledger.advance();
+    ctx.served.requests++;
+    ctx.ledger.advance();
     let response: RouteResponse;
     try {
-      response = route(req);
+      response = route(ctx, req);
     } catch {
       response = errorResponse(500, ['Internal error']);
     }
-    res.writeHead(response.status, {
-      'content-type': 'application/json; charset=utf-8',
-      ...(response.status === 200 ? { 'cache-control': 'public, max-age=2' } : {}),
-      ...response.headers,
-      'content-length':
-        typeof response.body === 'string' ? Buffer.byteLength(response.body) : response.body.length,
-    });
-    res.end(response.body);
+    send(res, response);
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
@@ -140,12 +94,12 @@ export async function startReplayLedger(options: ReplayServerOptions = {}): Prom
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const every = options.autoAdvanceMs ?? 100;
-  const timer = every > 0 ? setInterval(() => ledger.advance(), every).unref() : undefined;
+  const timer = every > 0 ? setInterval(() => ctx.ledger.advance(), every).unref() : undefined;
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
-    ledger,
-    served: () => ({ ...served }),
+    ledger: ctx.ledger,
+    served: () => ({ ...ctx.served }),
     close: () =>
       new Promise<void>((resolve, reject) => {
         if (timer) clearInterval(timer);
@@ -153,4 +107,71 @@ export async function startReplayLedger(options: ReplayServerOptions = {}): Prom
         server.close((err) => (err ? reject(err) : resolve()));
       }),
   };
+}
+
+function route(ctx: Context, req: IncomingMessage): RouteResponse {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (req.method !== 'GET') return errorResponse(404, ['Not found']);
+  if (path === '/_sim/stats')
+    return { status: 200, body: serializeJson({ ...ctx.ledger.stats(), served: ctx.served }) };
+  if (path.replace(/(.)\/$/, '$1').toLowerCase() !== PATH) return errorResponse(404, ['Not found']);
+  return transactions(ctx, path, q < 0 ? '' : url.slice(q + 1));
+}
+
+function transactions(ctx: Context, path: string, rawQuery: string): RouteResponse {
+  const params = parseQuery(rawQuery);
+  const pass = validateQuery(params, { validators: VALIDATORS, maxRepeated: 100 });
+  if (!pass.ok) return errorResponse(400, pass.messages);
+  const query = buildTransactionsQuery(pass.filters);
+  if (query.emptyUpfront) return bufferPageResponse('transactions', [], null);
+  const order = effectiveOrder(pass.filters, 'desc');
+  const limit = effectiveLimit(pass.filters, 25, 100);
+  const eq = query.eq;
+  const lower = eq !== null && (query.lower === null || eq > query.lower) ? eq : query.lower;
+  const oldest = ctx.ledger.oldestNs();
+  if (lower !== null && oldest !== undefined && lower < oldest && ctx.ledger.stats().pruned > 0)
+    ctx.served.prunedRequests++;
+  const page = ctx.ledger.page({
+    lower,
+    upper: eq !== null && (query.upper === null || eq < query.upper) ? eq : query.upper,
+    order,
+    limit,
+    nowNs: BigInt(ctx.clock()) * 1_000_000n,
+  });
+  count(ctx.served, page, order);
+  const last = page[page.length - 1];
+  const next =
+    page.length >= limit && last
+      ? buildNextLink({ path, params, field: 'timestamp', order, cursor: formatTimestamp(last.ts) })
+      : null;
+  return bufferPageResponse(
+    'transactions',
+    page.map((r) => r.bytes),
+    next,
+  );
+}
+
+function count(served: Context['served'], page: readonly ReplayRecord[], order: 'asc' | 'desc'): void {
+  served.pages++;
+  served.records += page.length;
+  // Ascending pages only: a head probe (order=desc) would move the frontier past everything not yet read.
+  if (order !== 'asc') return;
+  for (const r of page) {
+    if (r.ts <= served.frontierNs) continue;
+    served.firstServed++;
+    served.frontierNs = r.ts;
+  }
+}
+
+function send(res: ServerResponse, response: RouteResponse): void {
+  res.writeHead(response.status, {
+    'content-type': 'application/json; charset=utf-8',
+    ...(response.status === 200 ? { 'cache-control': 'public, max-age=2' } : {}),
+    ...response.headers,
+    'content-length':
+      typeof response.body === 'string' ? Buffer.byteLength(response.body) : response.body.length,
+  });
+  res.end(response.body);
 }
