@@ -6,7 +6,7 @@
 // Time is simulated (the ledger's clock; the budget's sleep moves it on), as in bench/tail.bench.ts: the
 // figures are request counts, not CPU, and do not depend on the machine's load. 2 % of rows are held back 6 s.
 //
-// Run: node --import tsx bench/capacity.bench.ts [--quick]
+// Run: node --conditions=source --import tsx bench/capacity.bench.ts [--quick]
 import { loadavg } from 'node:os';
 import { createLedgerClient } from '../src/ledger/client.js';
 import { createRequestBudget } from '../src/ledger/request-budget.js';

@@ -32,6 +32,8 @@ export interface SpawnOptions {
    * with the chart's NODE_OPTIONS unless env sets its own. Default: the sources through tsx.
    */
   readonly compiled?: boolean;
+  /** Node flags before the entry point, for those NODE_OPTIONS refuses (e.g. `--cpu-prof`). */
+  readonly nodeArgs?: readonly string[];
 }
 
 export function spawnSentinel(argv: readonly string[], options: SpawnOptions = {}): SentinelProcess {
@@ -39,7 +41,7 @@ export function spawnSentinel(argv: readonly string[], options: SpawnOptions = {
     ? ['bin/ledger-sentinel.js']
     : ['--conditions=source', '--import', 'tsx', 'src/main.ts'];
   const nodeOptions = options.compiled ? { NODE_OPTIONS: chartNodeOptions() } : {};
-  const child = spawn(process.execPath, [...entry, ...argv], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry, ...argv], {
     cwd: options.cwd ?? REPO,
     env: { PATH: process.env.PATH ?? '', ...nodeOptions, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -50,12 +52,13 @@ export function spawnSentinel(argv: readonly string[], options: SpawnOptions = {
   const notify = () => listeners.forEach((l) => l());
   child.stdout?.on('data', (d: Buffer) => ((out += d.toString()), notify()));
   child.stderr?.on('data', (d: Buffer) => ((err += d.toString()), notify()));
+  let done = false;
+  // `done` before the notification, or a waiter checking on it would miss that the process ended.
   const exited = once(child, 'exit').then(([code, signal]) => {
+    done = true;
     notify();
     return { code: code as number | null, signal: signal as NodeJS.Signals | null };
   });
-  let done = false;
-  void exited.then(() => (done = true));
   const proc: SentinelProcess = {
     child,
     pid: child.pid ?? -1,

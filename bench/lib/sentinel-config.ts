@@ -18,6 +18,8 @@ export interface SentinelConfigOptions {
   /** Extra top-level YAML appended to the file. */
   readonly extra?: string;
   readonly ledgerExtra?: string;
+  /** Extra keys of the `tail:` mapping, each line indented by two spaces. */
+  readonly tailExtra?: string;
 }
 
 export interface SentinelDir {
@@ -51,6 +53,7 @@ tail:
   poll_interval: ${o.pollInterval ?? '1s'}
   overlap: ${o.overlap ?? '10s'}
   start: "${o.startSeconds ?? Math.floor(Date.now() / 1000) - 2}"
+${o.tailExtra ?? ''}
 rules: { paths: [rules/*.yaml] }
 notifiers:
 ${o.notifiers}

@@ -274,6 +274,12 @@ export function createMetrics(options: MetricsOptions = {}) {
       help: 'Tail request demand divided by the request budget; above 1 the tail cannot keep up and staleness grows.',
       registers: r,
     }),
+    consensusToEvaluated: new Histogram({
+      name: `${P}consensus_to_evaluated_seconds`,
+      help: "From the consensus timestamp of a record to the commit of the page that handed it to the rules (the tail's end-to-end staleness, query-service lag included).",
+      buckets: [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10, 15, 20, 30, 60, 120, 300],
+      registers: r,
+    }),
   };
   metrics.buildInfo.set({ version: options.version ?? '0.0.0', node: process.version }, 1);
   for (const strategy of ['per-account', 'global']) metrics.tailStrategy.set({ strategy }, 0);

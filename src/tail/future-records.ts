@@ -42,6 +42,11 @@ export class FutureRecords {
     return futureBound(this.options.clock(), this.options.maxClockSkewMs);
   }
 
+  /** The tailer's clock, ms since the epoch. */
+  nowMs(): number {
+    return this.options.clock();
+  }
+
   get last(): FutureSighting | undefined {
     return this.latest;
   }

@@ -30,6 +30,7 @@ export type TailMetrics = Pick<
   | 'tailDemand'
   | 'tailBudget'
   | 'tailCapacityRatio'
+  | 'consensusToEvaluated'
 >;
 
 /** The global tail and the head probe serve every account: ahead of any single account in the budget. */
@@ -101,8 +102,12 @@ export async function handOver(
     throw err;
   }
   ctx.handler.committed?.(prepared);
+  const nowMs = BigInt(ctx.future.nowMs());
   for (const d of deliveries) {
     ctx.metrics?.records.inc({ source: d.item.source });
+    // ms resolution is plenty for a histogram whose smallest bucket is 250 ms; a future record observes 0.
+    const ageMs = nowMs - d.ts / 1_000_000n;
+    ctx.metrics?.consensusToEvaluated.observe(ageMs > 0n ? Number(ageMs) / 1000 : 0);
     ctx.future.committed(d.ts, d.item);
   }
 }
