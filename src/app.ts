@@ -42,6 +42,8 @@ export interface AppOptions {
   readonly pid?: number;
   /** How often the state file is checked (default 1 s; it is also checked whenever /readyz is asked). */
   readonly stateCheckIntervalMs?: number;
+  /** A store opened by the caller (openConfiguredStore: PostgreSQL opens asynchronously); default: SQLite. */
+  readonly store?: StateStore;
 }
 
 export interface App {
@@ -248,7 +250,7 @@ export function createApp(options: AppOptions): App {
       await runtime?.stop(stopOptions.graceMs ?? loaded.config.daemon.shutdown_grace);
       runtime = undefined;
       await http?.close();
-      if (open) store.close();
+      if (open) await store.close();
       open = false;
       log.info('stopped');
     },

@@ -92,6 +92,7 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
     metrics,
     pauses,
     suppression: shared.controls.suppression,
+    durable: () => shared.store.durable(),
   });
   const worker = delivery.worker;
   const handler = createPipelineHandler({

@@ -6,7 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POSTGRES_BIN, POSTGRES_REQUIRED, startPostgres, type PostgresServer } from '../../test/helpers/postgres.js';
+import {
+  POSTGRES_BIN,
+  POSTGRES_REQUIRED,
+  startPostgres,
+  type PostgresServer,
+} from '../../test/helpers/postgres.js';
 import { openPostgresStore } from './postgres/open-postgres-store.js';
 import { openStateStore, type StateStore } from './store.js';
 import { BIG, dump, fillEverything, modules, NS, step } from './testing/state-fixtures.js';
@@ -98,7 +103,9 @@ function contract(backend: Backend, label: string): void {
       .all()
       .map((r) => r.name);
 
-    expect(names).toEqual(expect.arrayContaining(['tail_cursor', 'rule_meta', 'outbox_delivery', 'api_silence']));
+    expect(names).toEqual(
+      expect.arrayContaining(['tail_cursor', 'rule_meta', 'outbox_delivery', 'api_silence']),
+    );
     expect(again.db.prepare('SELECT generation FROM rule_meta').get()).toEqual({ generation: 0 });
     await again.close();
   });

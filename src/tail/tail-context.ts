@@ -99,6 +99,8 @@ export async function handOver(
     ctx.metrics?.records.inc({ source: d.item.source });
     ctx.future.committed(d.ts, d.item);
   }
+  // Backpressure and fencing: the next page waits until this step is durable in the backend (SQLite: at once).
+  await ctx.state.store.durable();
 }
 
 /**

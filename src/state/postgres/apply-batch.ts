@@ -21,8 +21,16 @@ export async function applyBatch(
     for (const change of batch.schema) await applySchema(client, change);
     for (const { def, rows } of batch.tables.values()) {
       const all = [...rows.values()];
-      await upsert(client, def, all.filter((r) => r.row !== null));
-      await remove(client, def, all.filter((r) => r.row === null));
+      await upsert(
+        client,
+        def,
+        all.filter((r) => r.row !== null),
+      );
+      await remove(
+        client,
+        def,
+        all.filter((r) => r.row === null),
+      );
     }
     await client.query('COMMIT');
   } catch (err) {
@@ -32,7 +40,10 @@ export async function applyBatch(
 }
 
 /** Throws FencedError when the lease row names another token than ours (no row or no fence: no check). */
-export async function checkFence(client: ClientBase, fence: (() => bigint | undefined) | undefined): Promise<void> {
+export async function checkFence(
+  client: ClientBase,
+  fence: (() => bigint | undefined) | undefined,
+): Promise<void> {
   const ours = fence?.();
   if (ours === undefined) return;
   const { rows } = await client.query<{ token: string }>(
@@ -52,11 +63,15 @@ export async function applySchema(client: ClientBase, change: SchemaChange): Pro
     const { def } = change;
     const cols = def.columns.map((c) => `${quoteIdent(c.name)} ${c.type}`);
     const pk = def.pk.map(quoteIdent).join(', ');
-    await client.query(`CREATE TABLE IF NOT EXISTS ${quoteIdent(def.name)} (${cols.join(', ')}, PRIMARY KEY (${pk}))`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${quoteIdent(def.name)} (${cols.join(', ')}, PRIMARY KEY (${pk}))`,
+    );
     // A module that added a column (ALTER TABLE … ADD COLUMN) gets it here too.
-    for (const c of cols) await client.query(`ALTER TABLE ${quoteIdent(def.name)} ADD COLUMN IF NOT EXISTS ${c}`);
+    for (const c of cols)
+      await client.query(`ALTER TABLE ${quoteIdent(def.name)} ADD COLUMN IF NOT EXISTS ${c}`);
   }
-  const object = change.kind === 'table' ? { type: 'table', name: change.def.name, sql: change.def.sql } : change.object;
+  const object =
+    change.kind === 'table' ? { type: 'table', name: change.def.name, sql: change.def.sql } : change.object;
   await client.query(
     `INSERT INTO sentinel_schema (name, type, sql) VALUES ($1, $2, $3)
      ON CONFLICT (name) DO UPDATE SET type = EXCLUDED.type, sql = EXCLUDED.sql, updated_at = now()`,

@@ -4,7 +4,14 @@
 // PRAGMA schema_version; a table seen for the first time is copied whole, so rows written before its triggers
 // existed (a module's constructor seeding its table) are not missed.
 import { type Batch, emptyBatch, isEmpty, keyId, type Value } from './batch.js';
-import { CHANGES_TABLE, MAX_KEY_COLUMNS, quoteIdent, schemaObjects, tableDef, type TableDef } from './table-def.js';
+import {
+  CHANGES_TABLE,
+  MAX_KEY_COLUMNS,
+  quoteIdent,
+  schemaObjects,
+  tableDef,
+  type TableDef,
+} from './table-def.js';
 import type { Db } from '../store.js';
 import type { Statement } from 'better-sqlite3';
 
@@ -106,16 +113,23 @@ function install(db: Db, def: TableDef): Statement {
   ] as const) {
     const name = quoteIdent(`_sentinel_${def.name}_${op.toLowerCase()}`);
     db.exec(`DROP TRIGGER IF EXISTS temp.${name}`);
-    db.exec(`CREATE TEMP TRIGGER ${name} AFTER ${op} ON main.${q} BEGIN ${body} SELECT sentinel_changed(); END`);
+    db.exec(
+      `CREATE TEMP TRIGGER ${name} AFTER ${op} ON main.${q} BEGIN ${body} SELECT sentinel_changed(); END`,
+    );
   }
   const where = def.pk.map((c) => `${quoteIdent(c)} IS ?`).join(' AND ');
-  const select = db.prepare(`SELECT ${def.columns.map((c) => quoteIdent(c.name)).join(', ')} FROM ${q} WHERE ${where}`);
+  const select = db.prepare(
+    `SELECT ${def.columns.map((c) => quoteIdent(c.name)).join(', ')} FROM ${q} WHERE ${where}`,
+  );
   return select.raw(true).safeIntegers(true);
 }
 
-function snapshot(db: Db, def: TableDef): Map<string, { key: Value[]; row: Value[] }> {
+/** Every row of a table, keyed: the first copy of a table, and the migration from a SQLite file. */
+export function snapshot(db: Db, def: TableDef): Map<string, { key: Value[]; row: Value[] }> {
   const at = def.pk.map((k) => def.columns.findIndex((c) => c.name === k));
-  const stmt = db.prepare(`SELECT ${def.columns.map((c) => quoteIdent(c.name)).join(', ')} FROM ${quoteIdent(def.name)}`);
+  const stmt = db.prepare(
+    `SELECT ${def.columns.map((c) => quoteIdent(c.name)).join(', ')} FROM ${quoteIdent(def.name)}`,
+  );
   const rows = new Map<string, { key: Value[]; row: Value[] }>();
   for (const row of stmt.raw(true).safeIntegers(true).iterate() as Iterable<Value[]>) {
     const key = at.map((i) => row[i] ?? null);

@@ -36,7 +36,9 @@ export async function loadWorkingSet(client: ClientBase, db: Db): Promise<Loaded
 /** Keyset pagination by primary key, bigint columns as text so that int64 values arrive exact. */
 async function loadTable(client: ClientBase, db: Db, def: TableDef): Promise<number> {
   const select = def.columns
-    .map((c) => (c.type === 'bigint' ? `${quoteIdent(c.name)}::text AS ${quoteIdent(c.name)}` : quoteIdent(c.name)))
+    .map((c) =>
+      c.type === 'bigint' ? `${quoteIdent(c.name)}::text AS ${quoteIdent(c.name)}` : quoteIdent(c.name),
+    )
     .join(', ');
   const pk = def.pk.map(quoteIdent).join(', ');
   const keyTypes = def.pk.map((k) => def.columns.find((c) => c.name === k)!.type);

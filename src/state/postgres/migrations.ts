@@ -25,7 +25,9 @@ export async function migrate(client: ClientBase): Promise<number[]> {
     await client.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
     await client.query(`CREATE TABLE IF NOT EXISTS sentinel_migrations (
       version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM sentinel_migrations');
+    const { rows } = await client.query<{ v: number | null }>(
+      'SELECT max(version) AS v FROM sentinel_migrations',
+    );
     const current = rows[0]?.v ?? 0;
     for (const m of MIGRATIONS.filter((x) => x.version > current)) {
       await client.query(m.sql);

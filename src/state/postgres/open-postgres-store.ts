@@ -103,7 +103,9 @@ function wrap(
     },
     check: () => {
       const failure = replicator.failure();
-      return failure ? `the PostgreSQL state stopped accepting this replica's writes: ${failure.message}` : undefined;
+      return failure
+        ? `the PostgreSQL state stopped accepting this replica's writes: ${failure.message}`
+        : undefined;
     },
     durable() {
       flush();
@@ -114,7 +116,8 @@ function wrap(
       if (!db.open) return;
       flush();
       const left = await replicator.close(options.closeGraceMs ?? 10_000);
-      if (left) options.log.error({ batches: left }, 'state store closed before every batch reached PostgreSQL');
+      if (left)
+        options.log.error({ batches: left }, 'state store closed before every batch reached PostgreSQL');
       db.close();
     },
   };

@@ -2,7 +2,12 @@
 // doubled) and a replica whose lease was taken over writes nothing more (fencing).
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POSTGRES_BIN, POSTGRES_REQUIRED, startPostgres, type PostgresServer } from '../../../test/helpers/postgres.js';
+import {
+  POSTGRES_BIN,
+  POSTGRES_REQUIRED,
+  startPostgres,
+  type PostgresServer,
+} from '../../../test/helpers/postgres.js';
 import { captureLogs } from '../../notifiers/testing/log-capture.js';
 import { FencedError } from '../fenced-error.js';
 import { dump, modules, NS, step } from '../testing/state-fixtures.js';

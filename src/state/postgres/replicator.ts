@@ -69,7 +69,8 @@ export function createReplicator(options: ReplicatorOptions): Replicator {
   async function step(attempt: number): Promise<number> {
     let n = 0;
     let rows = 0;
-    while (n < queue.length && (n === 0 || rows + batchRows(queue[n]!) <= mergeRows)) rows += batchRows(queue[n++]!);
+    while (n < queue.length && (n === 0 || rows + batchRows(queue[n]!) <= mergeRows))
+      rows += batchRows(queue[n++]!);
     const group = queue.slice(0, n);
     try {
       client ??= await options.connect();
@@ -77,7 +78,10 @@ export function createReplicator(options: ReplicatorOptions): Replicator {
     } catch (err) {
       if (!(err instanceof Error) || !retryable(err)) throw err;
       const wait = Math.min(backoff.maxMs, backoff.initialMs * 2 ** Math.min(attempt, 16));
-      options.log.warn({ err, attempt: attempt + 1, retryInMs: wait, pending: queue.length }, 'state replication failed, retrying');
+      options.log.warn(
+        { err, attempt: attempt + 1, retryInMs: wait, pending: queue.length },
+        'state replication failed, retrying',
+      );
       options.onRetry?.();
       disconnect();
       await sleep(wait, stop.signal);
@@ -96,7 +100,8 @@ export function createReplicator(options: ReplicatorOptions): Replicator {
       while (queue.length && !failed && !stop.signal.aborted) attempt = await step(attempt);
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
-      if (error instanceof FencedError) options.log.error({ err: error }, 'state write fenced: a newer leader holds the lease');
+      if (error instanceof FencedError)
+        options.log.error({ err: error }, 'state write fenced: a newer leader holds the lease');
       else options.log.error({ err: error }, 'state replication stopped');
       fail(error);
     } finally {
@@ -125,7 +130,8 @@ export function createReplicator(options: ReplicatorOptions): Replicator {
     pending: () => queue.length,
     failure: () => failed,
     async close(graceMs) {
-      if (queue.length && !failed) await Promise.race([this.durable().catch(() => undefined), sleep(graceMs, stop.signal)]);
+      if (queue.length && !failed)
+        await Promise.race([this.durable().catch(() => undefined), sleep(graceMs, stop.signal)]);
       stop.abort();
       await running;
       const left = queue.length;

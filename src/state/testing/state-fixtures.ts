@@ -5,7 +5,7 @@ import { createOutbox } from '../../notifiers/outbox.js';
 import { createSilenceStore } from '../../notifiers/silence-store.js';
 import { testAlert } from '../../notifiers/testing/alerts.js';
 import { createRuleStateRepo } from '../../rules/state-repo.js';
-import type { StoredGroupState } from '../../rules/engine.js';
+import type { StoredGroupState } from '../../rules/group-state.js';
 import { createQuarantine } from '../../tail/quarantine.js';
 import { TailState } from '../../tail/tail-state.js';
 import type { StateStore } from '../store.js';
@@ -54,7 +54,13 @@ export function fillEverything(store: StateStore, m: Modules): void {
     createdBy: 'ops',
     comment: 'maintenance',
   });
-  m.acks.ack({ key: 'large-debit/0.0.1234', startsAt: testAlert().startsAt, resolves: true, by: 'ops', comment: 'seen' });
+  m.acks.ack({
+    key: 'large-debit/0.0.1234',
+    startsAt: testAlert().startsAt,
+    resolves: true,
+    by: 'ops',
+    comment: 'seen',
+  });
   m.quarantine.add({
     stream: '0.0.1234',
     source: 'transactions',
