@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark of issue #8 in one run, a table on stdout and bench/results.json with the
 // machine, its load average and the date. Never part of `npm test`.
 //
-//   node --expose-gc --import tsx bench/run.ts [--quick] [--only pipeline,requests,memory,startup,latency,status]
+//   node --expose-gc --import tsx bench/run.ts [--quick] [--only pipeline,requests,memory,startup,latency,status,backends]
 //
 // Each ratio is measured side by side inside its own benchmark. Figures from a shared, loaded machine are noisy:
 // the load average before and after the run is recorded with them.
@@ -17,6 +17,7 @@ import { memoryBench } from './memory.bench.js';
 import { startupBench } from './startup.bench.js';
 import { latencyBench } from './latency.bench.js';
 import { statusPageBench } from './status-page.bench.js';
+import { backendsBench } from './backends.bench.js';
 
 interface Results {
   /** The machine of the latest run. */
@@ -42,6 +43,7 @@ const BENCHES: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   memory: memoryBench,
   startup: startupBench,
   status: statusPageBench,
+  backends: backendsBench,
 };
 
 const { values } = parseArgs({
