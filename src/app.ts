@@ -44,6 +44,8 @@ export interface AppOptions {
   readonly stateCheckIntervalMs?: number;
   /** A store opened by the caller (openConfiguredStore: PostgreSQL opens asynchronously); default: SQLite. */
   readonly store?: StateStore;
+  /** Metrics made by the caller together with that store. */
+  readonly metrics?: Metrics;
 }
 
 export interface App {

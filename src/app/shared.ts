@@ -7,7 +7,7 @@ import { Config } from '../config/schema.js';
 import { collectSecrets } from '../config/secret.js';
 import { createOutbox } from '../notifiers/outbox.js';
 import { createLogger, redactSecrets } from '../observability/logger.js';
-import { createMetrics } from '../observability/metrics.js';
+import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { createRuleStateRepo } from '../rules/state-repo.js';
 import { openStateStore, type StateStore } from '../state/store.js';
 import { VERSION } from '../version.js';
@@ -31,6 +31,8 @@ export interface SharedOptions {
   readonly pid?: number;
   /** A store opened by the caller (the PostgreSQL backend opens asynchronously); default: SQLite in state.dir. */
   readonly store?: StateStore;
+  /** Metrics made by the caller (the PostgreSQL store records into them from its open on). */
+  readonly metrics?: Metrics;
 }
 
 export interface Secrets {
@@ -49,7 +51,7 @@ export function buildShared(options: SharedOptions): { shared: Shared; secrets: 
   const store = options.store ?? openStateStore({ dir: config.state.dir, pid: options.pid, clock });
   const repo = createRuleStateRepo(store);
   const selfMonitorRepo = createSelfMonitorRepo(store);
-  const metrics = createMetrics({ processMetrics: true, version: VERSION });
+  const metrics = options.metrics ?? createMetrics({ processMetrics: true, version: VERSION });
   const outbox = createOutbox(store, clock);
   const shared: Shared = {
     log,

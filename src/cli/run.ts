@@ -11,6 +11,8 @@ import type { CliContext, Command } from './command.js';
 import { Config } from '../config/schema.js';
 import { collectSecrets } from '../config/secret.js';
 import { createLogger } from '../observability/logger.js';
+import { createMetrics, type Metrics } from '../observability/metrics.js';
+import { VERSION } from '../version.js';
 import { openConfiguredStore } from '../state/open-configured-store.js';
 import type { StateStore } from '../state/store.js';
 
@@ -48,13 +50,15 @@ async function openApp(ctx: RunContext, loaded: Loaded, configPath: string): Pro
   const output = { logDestination: ctx.stdout, stdout: ctx.stderr };
   const { config } = loaded;
   let store: StateStore | undefined;
+  let metrics: Metrics | undefined;
   try {
     if (config.state.backend !== 'sqlite') {
       const secrets = collectSecrets(Config, config);
       const log = createLogger({ level: config.log.level, destination: ctx.stdout, secrets });
-      store = await openConfiguredStore(config.state, { log, pid: ctx.pid });
+      metrics = createMetrics({ processMetrics: true, version: VERSION });
+      store = await openConfiguredStore(config.state, { log, pid: ctx.pid, metrics });
     }
-    return createApp({ loaded, configPath, env: ctx.env, pid: ctx.pid, store, ...output });
+    return createApp({ loaded, configPath, env: ctx.env, pid: ctx.pid, store, metrics, ...output });
   } catch (err) {
     await store?.close();
     if (err instanceof StateStoreError) return err;

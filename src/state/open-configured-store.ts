@@ -1,6 +1,7 @@
 // The store the config asks for: the embedded SQLite file in state.dir (default), or PostgreSQL.
 import type { Logger } from 'pino';
 import type { StateConfig } from '../config/sections/state.js';
+import type { Metrics } from '../observability/metrics.js';
 import { openPostgresStore } from './postgres/open-postgres-store.js';
 import { openStateStore, type StateStore } from './store.js';
 
@@ -11,8 +12,11 @@ export interface ConfiguredStoreOptions {
   readonly clock?: () => number;
   /** The lease's fencing token (PostgreSQL only; the leader election passes it). */
   readonly fence?: () => bigint | undefined;
-  readonly onApplied?: (batches: number, rows: number) => void;
-  readonly onRetry?: () => void;
+  /** The replication metrics (PostgreSQL only). */
+  readonly metrics?: Pick<
+    Metrics,
+    'stateReplicated' | 'stateReplicatedRows' | 'stateReplicationRetries' | 'stateReplicationPending'
+  >;
 }
 
 export async function openConfiguredStore(
@@ -31,7 +35,14 @@ export async function openConfiguredStore(
     log: options.log,
     connectTimeoutMs: pg.connect_timeout,
     statementTimeoutMs: pg.statement_timeout,
-    onApplied: options.onApplied,
-    onRetry: options.onRetry,
+    onApplied: (batches, rows, pending) => {
+      options.metrics?.stateReplicated.inc(batches);
+      options.metrics?.stateReplicatedRows.inc(rows);
+      options.metrics?.stateReplicationPending.set(pending);
+    },
+    onRetry: (pending) => {
+      options.metrics?.stateReplicationRetries.inc();
+      options.metrics?.stateReplicationPending.set(pending);
+    },
   });
 }

@@ -21,8 +21,8 @@ export interface PostgresStoreOptions {
   /** How long close() waits for queued batches to reach PostgreSQL. */
   readonly closeGraceMs?: number;
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
-  readonly onApplied?: (batches: number, rows: number) => void;
-  readonly onRetry?: () => void;
+  readonly onApplied?: (batches: number, rows: number, pending: number) => void;
+  readonly onRetry?: (pending: number) => void;
 }
 
 export interface PostgresStore extends StateStore {
@@ -73,7 +73,13 @@ function wrap(
     // A write outside store.transaction() (autocommit) is shipped once the current synchronous work is done.
     queueMicrotask(() => {
       scheduled = false;
-      if (!db.inTransaction && db.open) flush();
+      if (db.inTransaction || !db.open) return;
+      try {
+        flush();
+      } catch (err) {
+        // The same error is thrown by the next transaction (the schema is checked again): logged, not lost.
+        options.log.error({ err }, 'state change capture failed');
+      }
     });
   });
   capture.adopt();
@@ -108,13 +114,21 @@ function wrap(
         : undefined;
     },
     durable() {
-      flush();
+      try {
+        flush();
+      } catch (err) {
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
       return replicator.durable();
     },
     pending: () => replicator.pending(),
     async close() {
       if (!db.open) return;
-      flush();
+      try {
+        flush();
+      } catch (err) {
+        options.log.error({ err }, 'state change capture failed');
+      }
       const left = await replicator.close(options.closeGraceMs ?? 10_000);
       if (left)
         options.log.error({ batches: left }, 'state store closed before every batch reached PostgreSQL');

@@ -87,6 +87,43 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL state backend',
     expect(lm.tail.cursor('0.0.1234')).toEqual({ safe: NS + 2n, read: NS + 3n });
     await leader.close();
   }, 60_000);
+
+  it('follows the schema of the modules: a column added later, a dropped table; refuses a table without a key', async () => {
+    const url = server.createDatabase('schema');
+    const log = captureLogs().logger;
+    const store = await openPostgresStore({ url, log });
+    store.db.exec('CREATE TABLE m (k TEXT PRIMARY KEY, v INTEGER NOT NULL)');
+    store.db.exec('CREATE TABLE gone (k INTEGER PRIMARY KEY)');
+    store.transaction(() => store.db.exec("INSERT INTO m VALUES ('a', 1); INSERT INTO gone VALUES (1)"));
+    await store.durable();
+    store.db.exec('ALTER TABLE m ADD COLUMN note TEXT');
+    store.transaction(() => store.db.exec("UPDATE m SET note = 'added'"));
+    store.db.exec('DROP TABLE gone');
+    await store.durable();
+    store.db.exec('CREATE TABLE nokey (x INTEGER)');
+    const keyless = () => store.transaction(() => store.db.exec('INSERT INTO nokey VALUES (1)'));
+
+    expect(keyless).toThrow(/state table nokey has no PRIMARY KEY, .*declare a primary key/);
+    await store.close();
+    const again = await openPostgresStore({ url, log });
+    expect(again.db.prepare('SELECT * FROM m').all()).toEqual([{ k: 'a', v: 1, note: 'added' }]);
+    expect(again.db.prepare("SELECT name FROM sqlite_master WHERE name = 'gone'").all()).toEqual([]);
+    expect(await query(url, "SELECT to_regclass('gone') AS t")).toEqual([{ t: null }]);
+    await again.close();
+  }, 60_000);
+
+  it('stops with a message naming the column when a value cannot go to PostgreSQL', async () => {
+    const url = server.createDatabase('baddata');
+    const store = await openPostgresStore({ url, log: captureLogs().logger });
+    store.db.exec('CREATE TABLE m (k TEXT PRIMARY KEY, v INTEGER)');
+    store.transaction(() => store.db.prepare('INSERT INTO m VALUES (?, ?)').run('a', 'not a number'));
+
+    await expect(store.durable()).rejects.toThrow(
+      'state column m.v holds string not a number, which a PostgreSQL bigint column cannot take',
+    );
+    expect(store.check()).toMatch(/state column m\.v/);
+    await store.close();
+  }, 60_000);
 });
 
 /** Waits for a condition that an event will make true; bounded so that a broken backend fails the test. */

@@ -15,9 +15,9 @@ export interface ReplicatorOptions {
   /** Rows merged into one PostgreSQL transaction at most (a single larger batch still goes alone). */
   readonly mergeRows?: number;
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
-  /** Called after each applied transaction (metrics). */
-  readonly onApplied?: (batches: number, rows: number) => void;
-  readonly onRetry?: () => void;
+  /** Called after each applied PostgreSQL transaction (metrics), with the batches still queued. */
+  readonly onApplied?: (batches: number, rows: number, pending: number) => void;
+  readonly onRetry?: (pending: number) => void;
 }
 
 export interface Replicator {
@@ -82,14 +82,14 @@ export function createReplicator(options: ReplicatorOptions): Replicator {
         { err, attempt: attempt + 1, retryInMs: wait, pending: queue.length },
         'state replication failed, retrying',
       );
-      options.onRetry?.();
+      options.onRetry?.(queue.length);
       disconnect();
       await sleep(wait, stop.signal);
       return attempt + 1;
     }
     queue.splice(0, n);
     committed = group.at(-1)!.seq;
-    options.onApplied?.(n, rows);
+    options.onApplied?.(n, rows, queue.length);
     settle();
     return 0;
   }
