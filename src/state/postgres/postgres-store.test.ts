@@ -124,6 +124,17 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL state backend',
     expect(store.check()).toMatch(/state column m\.v/);
     await store.close();
   }, 60_000);
+
+  it('says which server it cannot reach, without the password, and what to check', async () => {
+    const url = `postgres://sentinel:pw-hidden-1@127.0.0.1:${server.port}/no_such_db`;
+
+    const opening = openPostgresStore({ url, log: captureLogs().logger });
+
+    await expect(opening).rejects.toThrow(
+      /^cannot open the PostgreSQL state at postgres:\/\/sentinel:\*\*\*@127\.0\.0\.1:\d+\/no_such_db: database "no_such_db" does not exist; check state\.postgres\.url/,
+    );
+    await expect(opening).rejects.not.toThrow(/pw-hidden-1/);
+  });
 });
 
 /** Waits for a condition that an event will make true; bounded so that a broken backend fails the test. */
