@@ -29,7 +29,10 @@ interface Known {
 
 const KEYS = Array.from({ length: MAX_KEY_COLUMNS }, (_, i) => `k${i + 1}`);
 
-/** onWrite is called (synchronously, from SQL) for every captured row change. */
+/**
+ * onWrite is called (synchronously, from SQL) for every captured row change. Longer than 60 lines on purpose:
+ * sync() and take() share the prepared statements and what is known of the schema.
+ */
 export function createCapture(db: Db, onWrite: () => void): Capture {
   db.pragma('recursive_triggers = ON'); // INSERT OR REPLACE then fires the delete of the row it replaces
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${CHANGES_TABLE} (

@@ -60,6 +60,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   return wrap(db, replicator, options, loaded);
 }
 
+// Longer than 60 lines on purpose: the store's methods share the capture, the replicator and the flush.
 function wrap(
   db: Database.Database,
   replicator: Replicator,

@@ -32,12 +32,16 @@ export interface Replicator {
   close(graceMs: number): Promise<number>;
 }
 
+/** Queued batches at which a warning is logged (memory: a batch is one step's changed rows). */
+const WARN_PENDING = 10_000;
+
 interface Waiter {
   readonly seq: number;
   readonly resolve: () => void;
   readonly reject: (err: Error) => void;
 }
 
+// Longer than 60 lines on purpose: the methods share the queue, the waiters and the one connection.
 export function createReplicator(options: ReplicatorOptions): Replicator {
   const queue: Batch[] = [];
   const waiters: Waiter[] = [];
@@ -120,6 +124,13 @@ export function createReplicator(options: ReplicatorOptions): Replicator {
       if (failed) throw failed;
       batch.seq = ++pushed;
       queue.push(batch);
+      // Callers that write in a loop await durable() (the pipeline, the delivery worker), so a long queue means
+      // PostgreSQL is unreachable or slow: said once per crossing.
+      if (queue.length === WARN_PENDING)
+        options.log.warn(
+          { pending: queue.length },
+          'state replication is behind: transactions wait for PostgreSQL',
+        );
       running ??= run();
     },
     durable() {
