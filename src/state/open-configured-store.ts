@@ -1,8 +1,7 @@
 // The store the config asks for: the embedded SQLite file in state.dir (default), or PostgreSQL.
 import type { Logger } from 'pino';
 import type { StateConfig } from '../config/sections/state.js';
-import type { Metrics } from '../observability/metrics.js';
-import { openPostgresStore } from './postgres/open-postgres-store.js';
+import { openPostgresStore, type ReplicationMetrics } from './postgres/open-postgres-store.js';
 import { openStateStore, type StateStore } from './store.js';
 
 export interface ConfiguredStoreOptions {
@@ -13,10 +12,7 @@ export interface ConfiguredStoreOptions {
   /** The lease's fencing token (PostgreSQL only; the leader election passes it). */
   readonly fence?: () => bigint | undefined;
   /** The replication metrics (PostgreSQL only). */
-  readonly metrics?: Pick<
-    Metrics,
-    'stateReplicated' | 'stateReplicatedRows' | 'stateReplicationRetries' | 'stateReplicationPending'
-  >;
+  readonly metrics?: ReplicationMetrics;
 }
 
 export async function openConfiguredStore(
@@ -35,14 +31,6 @@ export async function openConfiguredStore(
     log: options.log,
     connectTimeoutMs: pg.connect_timeout,
     statementTimeoutMs: pg.statement_timeout,
-    onApplied: (batches, rows, pending) => {
-      options.metrics?.stateReplicated.inc(batches);
-      options.metrics?.stateReplicatedRows.inc(rows);
-      options.metrics?.stateReplicationPending.set(pending);
-    },
-    onRetry: (pending) => {
-      options.metrics?.stateReplicationRetries.inc();
-      options.metrics?.stateReplicationPending.set(pending);
-    },
+    metrics: options.metrics,
   });
 }

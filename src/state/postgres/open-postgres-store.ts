@@ -3,6 +3,7 @@
 // their synchronous SQL; callers that must know a step is durable await durable().
 import Database from 'better-sqlite3';
 import type { Logger } from 'pino';
+import type { Metrics } from '../../observability/metrics.js';
 import type { StateStore } from '../store.js';
 import { createCapture } from './capture.js';
 import { migrate } from './migrations.js';
@@ -21,9 +22,14 @@ export interface PostgresStoreOptions {
   /** How long close() waits for queued batches to reach PostgreSQL. */
   readonly closeGraceMs?: number;
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
-  readonly onApplied?: (batches: number, rows: number, pending: number) => void;
-  readonly onRetry?: (pending: number) => void;
+  /** The replication metrics (docs/metrics.md). */
+  readonly metrics?: ReplicationMetrics;
 }
+
+export type ReplicationMetrics = Pick<
+  Metrics,
+  'stateReplicated' | 'stateReplicatedRows' | 'stateReplicationRetries' | 'stateReplicationPending'
+>;
 
 export interface PostgresStore extends StateStore {
   readonly backend: 'postgres';
@@ -49,8 +55,18 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw connectError(err, options.url);
   }
   let spare: typeof first | undefined = first;
+  const m = options.metrics;
   const replicator = createReplicator({
     ...options,
+    onApplied: (batches, rows, pending) => {
+      m?.stateReplicated.inc(batches);
+      m?.stateReplicatedRows.inc(rows);
+      m?.stateReplicationPending.set(pending);
+    },
+    onRetry: (pending) => {
+      m?.stateReplicationRetries.inc();
+      m?.stateReplicationPending.set(pending);
+    },
     connect: async () => {
       const c = spare ?? (await connect());
       spare = undefined;

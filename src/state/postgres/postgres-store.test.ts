@@ -9,6 +9,7 @@ import {
   type PostgresServer,
 } from '../../../test/helpers/postgres.js';
 import { captureLogs } from '../../notifiers/testing/log-capture.js';
+import { createMetrics } from '../../observability/metrics.js';
 import { FencedError } from '../fenced-error.js';
 import { dump, modules, NS, step } from '../testing/state-fixtures.js';
 import { openPostgresStore } from './open-postgres-store.js';
@@ -33,7 +34,13 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL state backend',
   it('retries the queued batches across a database restart: nothing lost, nothing doubled', async () => {
     const url = server.createDatabase('restart');
     const logs = captureLogs();
-    const store = await openPostgresStore({ url, log: logs.logger, backoff: { initialMs: 20, maxMs: 200 } });
+    const metrics = createMetrics();
+    const store = await openPostgresStore({
+      url,
+      log: logs.logger,
+      backoff: { initialMs: 20, maxMs: 200 },
+      metrics,
+    });
     const m = modules(store);
     for (let i = 1; i <= 10; i++) step(store, m, i);
     await store.durable();
@@ -52,6 +59,9 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL state backend',
     expect(modules(again).tail.cursor('0.0.1234')).toEqual({ safe: NS + 20n, read: NS + 21n });
     const [outbox] = await query<{ n: string }>(url, 'SELECT count(*) AS n FROM outbox_alert');
     expect(outbox?.n).toBe('20');
+    const retries = (await metrics.stateReplicationRetries.get()).values[0]?.value ?? 0;
+    expect(retries).toBeGreaterThan(0);
+    expect((await metrics.stateReplicationPending.get()).values[0]?.value).toBe(0);
     await again.close();
   }, 120_000);
 
