@@ -144,6 +144,7 @@ export function createReplicator(options: ReplicatorOptions): Replicator {
       if (queue.length && !failed)
         await Promise.race([this.durable().catch(() => undefined), sleep(graceMs, stop.signal)]);
       stop.abort();
+      disconnect(); // a statement in flight on a dead connection ends now, not at its timeout
       await running;
       const left = queue.length;
       disconnect();
