@@ -9,8 +9,8 @@ export class FencedError extends Error {
   constructor(ours: bigint | undefined, current: bigint | undefined) {
     super(
       `state write refused: the lease in PostgreSQL (sentinel_lease) carries fencing token ${String(current)}, ` +
-        `this replica holds ${String(ours)}; a newer leader took over, so this replica must stop writing and ` +
-        'rejoin as a standby',
+        `this replica holds ${ours === undefined ? 'none' : String(ours)}; another replica leads, so this one ` +
+        'must stop writing and rejoin as a standby',
     );
     this.name = 'FencedError';
     this.ours = ours;

@@ -39,13 +39,17 @@ export async function applyBatch(
   }
 }
 
-/** Throws FencedError when the lease row names another token than ours (no row or no fence: no check). */
+/**
+ * Throws FencedError when the lease row names another token than ours. No fence function (the migration command,
+ * tests) or no lease row (no election ever ran on this database): no check. A fence function that returns
+ * undefined means this replica holds no lease: refused as soon as a lease row exists, so a standby never writes.
+ */
 export async function checkFence(
   client: ClientBase,
   fence: (() => bigint | undefined) | undefined,
 ): Promise<void> {
-  const ours = fence?.();
-  if (ours === undefined) return;
+  if (fence === undefined) return;
+  const ours = fence();
   const { rows } = await client.query<{ token: string }>(
     'SELECT token::text AS token FROM sentinel_lease WHERE id = 1 FOR SHARE',
   );

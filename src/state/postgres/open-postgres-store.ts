@@ -14,7 +14,10 @@ import { createReplicator, type Replicator } from './replicator.js';
 export interface PostgresStoreOptions {
   readonly url: string;
   readonly ssl?: PostgresSsl;
-  /** The lease's fencing token this replica holds; undefined (or no function): writes are not fenced. */
+  /**
+   * The lease's fencing token this replica holds, read before every batch. No function: writes are not fenced
+   * (migration, tests). Returning undefined (no lease held) refuses every batch once a lease row exists.
+   */
   readonly fence?: () => bigint | undefined;
   readonly log: Logger;
   readonly connectTimeoutMs?: number;

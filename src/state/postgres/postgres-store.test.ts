@@ -96,6 +96,16 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL state backend',
     await leader.durable();
     expect(lm.tail.cursor('0.0.1234')).toEqual({ safe: NS + 2n, read: NS + 3n });
     await leader.close();
+    const standby = await openPostgresStore({ url, log: logs.logger, fence: () => undefined });
+    step(standby, modules(standby), 9);
+    await expect(standby.durable()).rejects.toMatchObject({
+      name: 'FencedError',
+      ours: undefined,
+      current: 8n,
+    });
+    await standby.close();
+    const cursor = await query<{ safe: string }>(url, 'SELECT safe::text AS safe FROM tail_cursor');
+    expect(cursor).toEqual([{ safe: String(NS + 2n) }]);
   }, 60_000);
 
   it('follows the schema of the modules: a column added later, a dropped table; refuses a table without a key', async () => {
