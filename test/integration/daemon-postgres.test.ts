@@ -24,7 +24,7 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('run with the PostgreSQL st
   });
   afterEach(async () => env.close());
 
-  it('alerts with its state in PostgreSQL and resumes it on the next start', async () => {
+  it('alerts with its state in PostgreSQL and resumes it on the next start', async ({ onTestFailed }) => {
     const url = server.createDatabase('daemon').replace('sentinel@', `sentinel:${PASSWORD}@`);
     writeFileSync(join(env.dir, 'pg-url'), url);
     env.writeConfig('', {
@@ -32,6 +32,7 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('run with the PostgreSQL st
     });
 
     const first = env.run();
+    onTestFailed(() => console.error(`first daemon:\n${first.stdout()}\n${first.stderr()}`));
     const firstUrl = await httpUrlOf(first);
     await until(async () => (await fetch(`${firstUrl}/readyz`)).status === 200);
     env.ledger.ledger.inject(largeDebit('0.0.1003', 5_000n * HBAR, '0.0.1001'));
@@ -39,6 +40,7 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('run with the PostgreSQL st
     first.abort();
     const firstCode = await first.done;
     const second = env.run();
+    onTestFailed(() => console.error(`second daemon:\n${second.stdout()}\n${second.stderr()}`));
     const secondUrl = await httpUrlOf(second);
     await until(async () => (await fetch(`${secondUrl}/readyz`)).status === 200);
     env.ledger.ledger.inject(largeDebit('0.0.1003', 7_000n * HBAR, '0.0.1001'));

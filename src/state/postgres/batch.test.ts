@@ -64,6 +64,7 @@ describe('retryable', () => {
     ['connection terminated', new Error('Connection terminated unexpectedly'), true],
     ['admin shutdown', Object.assign(new Error('terminating connection'), { code: '57P01' }), true],
     ['too many connections', Object.assign(new Error('too many clients'), { code: '53300' }), true],
+    ['statement timeout', Object.assign(new Error('canceling statement'), { code: '57014' }), true],
     ['serialization failure', Object.assign(new Error('could not serialize'), { code: '40001' }), true],
     ['undefined column', Object.assign(new Error('column does not exist'), { code: '42703' }), false],
     ['bad value', Object.assign(new Error('state column t.v holds…'), { code: 'SENTINEL_DATA' }), false],

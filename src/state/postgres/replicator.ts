@@ -162,7 +162,8 @@ export function retryable(err: Error): boolean {
   if (code === undefined) return true;
   if (typeof code !== 'string') return false;
   if (/^E[A-Z]+$/.test(code)) return true; // ECONNREFUSED, ECONNRESET, ETIMEDOUT…
-  return /^(08|53|57P|40)/.test(code);
+  // 08 connection, 53 resources, 57P shutdown, 57014 statement timeout, 40 serialization/deadlock, 55P03 lock
+  return /^(08|53|57P|57014|40|55P03)/.test(code);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
