@@ -11,6 +11,8 @@ import { createResolvedAccountsRepo } from '../tail/resolved-accounts-repo.js';
 import type { Runtime, Shared } from './runtime.js';
 import { buildShared, type Secrets } from './shared.js';
 import type { StateGuard } from '../state/state-guard.js';
+import type { StateStore } from '../state/store.js';
+import type { Metrics } from '../observability/metrics.js';
 
 export interface AppOptions {
   readonly loaded: Loaded;
@@ -29,6 +31,10 @@ export interface AppOptions {
   readonly pid?: number;
   /** How often the state file is checked (default 1 s; it is also checked whenever /readyz is asked). */
   readonly stateCheckIntervalMs?: number;
+  /** A store opened by the caller (openConfiguredStore: PostgreSQL opens asynchronously); default: SQLite. */
+  readonly store?: StateStore;
+  /** Metrics made by the caller together with that store. */
+  readonly metrics?: Metrics;
 }
 
 export interface AppContext {

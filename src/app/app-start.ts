@@ -100,7 +100,7 @@ export async function stopApp(ctx: AppContext, graceMs?: number): Promise<void> 
   await ctx.runtime?.stop(graceMs ?? ctx.loaded.config.daemon.shutdown_grace);
   ctx.runtime = undefined;
   await ctx.http?.close();
-  if (ctx.open) ctx.shared.store.close();
+  if (ctx.open) await ctx.shared.store.close();
   ctx.open = false;
   ctx.shared.log.info('stopped');
 }

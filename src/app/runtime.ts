@@ -198,5 +198,6 @@ function deliveryFor(shared: Shared, loaded: Loaded, channels: Map<string, Chann
     metrics,
     pauses,
     suppression,
+    durable: () => shared.store.durable(),
   });
 }

@@ -7,9 +7,9 @@ import { Config } from './config/schema.js';
 import { collectSecrets } from '../config/secret.js';
 import { createOutbox } from '../delivery/outbox.js';
 import { createLogger, redactSecrets } from '../observability/logger.js';
-import { createMetrics } from '../observability/metrics.js';
+import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { createRuleStateRepo } from '../rules/state-repo.js';
-import { openStateStore } from '../state/store.js';
+import { openStateStore, type StateStore } from '../state/store.js';
 import { VERSION } from '../version.js';
 import { createEngineHolder } from '../pipeline/engine-holder.js';
 import type { Loaded } from './load-all.js';
@@ -29,6 +29,10 @@ export interface SharedOptions {
   readonly random?: () => number;
   /** Recorded as the owner of the state dir. */
   readonly pid?: number;
+  /** A store opened by the caller (the PostgreSQL backend opens asynchronously); default: SQLite in state.dir. */
+  readonly store?: StateStore;
+  /** Metrics made by the caller (the PostgreSQL store records into them from its open on). */
+  readonly metrics?: Metrics;
 }
 
 export interface Secrets {
@@ -44,10 +48,10 @@ export function buildShared(options: SharedOptions): { shared: Shared; secrets: 
   };
   const log = createLogger({ level: options.logLevel ?? config.log.level, destination });
   const clock = options.clock ?? Date.now;
-  const store = openStateStore({ dir: config.state.dir, pid: options.pid, clock });
+  const store = options.store ?? openStateStore({ dir: config.state.dir, pid: options.pid, clock });
   const repo = createRuleStateRepo(store);
   const selfMonitorRepo = createSelfMonitorRepo(store);
-  const metrics = createMetrics({ processMetrics: true, version: VERSION });
+  const metrics = options.metrics ?? createMetrics({ processMetrics: true, version: VERSION });
   const outbox = createOutbox(store, clock);
   const shared: Shared = {
     log,

@@ -39,6 +39,8 @@ export interface PassContext {
   readonly laneEnded: () => void;
   /** When each channel last re-sent its firing alerts (resend.ts); in memory, so a start re-sends at once. */
   readonly resentAt: Map<string, number>;
+  /** StateStore.durable: a fenced replica never sends, and a recorded outcome is durable before the next group. */
+  readonly durable?: () => Promise<void>;
 }
 
 /** What may end a pass early: withdrawing the claim lets the sends in flight finish, aborting does not. */
@@ -183,8 +185,11 @@ async function sendGroup(
     maxRetryAfterMs: channel.maxRetryAfterMs ?? ctx.policy.maxRetryAfterMs,
     sendTimeoutMs: channel.sendTimeoutMs ?? ctx.policy.sendTimeoutMs,
   };
+  // The rows just read must be in the shared state before they go out (a fenced replica stops here).
+  await ctx.durable?.();
   const outcome = await deliver(channel.notifier, group.notification, state, policy, ctx, signal);
   record(ctx, group, channel, outcome);
+  await ctx.durable?.();
   return outcome;
 }
 

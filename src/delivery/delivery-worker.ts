@@ -48,6 +48,11 @@ export interface DeliveryWorkerOptions {
   readonly pauses?: PauseBoard;
   /** A signal aborting after ms (default AbortSignal.timeout): the bound of one send. */
   readonly timeout?: (ms: number) => AbortSignal;
+  /**
+   * Resolves when the state store has every write so far (StateStore.durable); rejects when this replica was
+   * fenced. Awaited before a send and after recording it (PostgreSQL backend; SQLite resolves at once).
+   */
+  readonly durable?: () => Promise<void>;
 }
 
 export interface DrainOptions {

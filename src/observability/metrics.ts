@@ -280,6 +280,26 @@ export function createMetrics(options: MetricsOptions = {}) {
       buckets: [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10, 15, 20, 30, 60, 120, 300],
       registers: r,
     }),
+    stateReplicated: new Counter({
+      name: `${P}state_replicated_transactions_total`,
+      help: 'State transactions replicated to PostgreSQL (backend postgres).',
+      registers: r,
+    }),
+    stateReplicatedRows: new Counter({
+      name: `${P}state_replicated_rows_total`,
+      help: 'Rows upserted or deleted in PostgreSQL by the replication of the state (backend postgres).',
+      registers: r,
+    }),
+    stateReplicationRetries: new Counter({
+      name: `${P}state_replication_retries_total`,
+      help: 'Replication attempts to PostgreSQL that failed for a connection reason and were retried.',
+      registers: r,
+    }),
+    stateReplicationPending: new Gauge({
+      name: `${P}state_replication_pending`,
+      help: 'State transactions committed locally and not yet in PostgreSQL (backend postgres).',
+      registers: r,
+    }),
   };
   metrics.buildInfo.set({ version: options.version ?? '0.0.0', node: process.version }, 1);
   for (const strategy of ['per-account', 'global']) metrics.tailStrategy.set({ strategy }, 0);

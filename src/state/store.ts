@@ -19,6 +19,8 @@ import { stateStoreError } from './state-store-error.js';
 export type Db = Database.Database;
 
 export interface StateStore {
+  /** Where the state lives: the embedded SQLite file, or PostgreSQL through a working set (docs/architecture.md). */
+  readonly backend: 'sqlite' | 'postgres';
   readonly db: Db;
   /** The database file; undefined in memory. */
   readonly path: string | undefined;
@@ -26,7 +28,12 @@ export interface StateStore {
   transaction<T>(fn: () => T): T;
   /** Why the open database is no longer the state at state.dir (deleted, replaced, read-only), or undefined. */
   check(): string | undefined;
-  close(): void;
+  /**
+   * Resolves when every transaction committed so far is durable in the backend (SQLite: at once). Rejects with a
+   * FencedError when PostgreSQL refused a batch because a newer leader holds the lease.
+   */
+  durable(): Promise<void>;
+  close(): void | Promise<void>;
 }
 
 export interface StateStoreOptions {
@@ -71,10 +78,15 @@ function configure(db: Db): Db {
 function wrap(db: Db, path: string | undefined): StateStore {
   const opened = path === undefined ? undefined : fileIdentity(path);
   return {
+    backend: 'sqlite',
     db,
     path,
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     check: () => (path === undefined || opened === undefined ? undefined : storeFileCheck(path, opened)),
-    close: () => db.close(),
+    // synchronous=FULL: a transaction that returned is already on disk.
+    durable: () => Promise.resolve(),
+    close: () => {
+      db.close();
+    },
   };
 }

@@ -110,6 +110,8 @@ export async function handOver(
     ctx.metrics?.consensusToEvaluated.observe(ageMs > 0n ? Number(ageMs) / 1000 : 0);
     ctx.future.committed(d.ts, d.item);
   }
+  // Backpressure and fencing: the next page waits until this step is durable in the backend (SQLite: at once).
+  await ctx.state.store.durable();
 }
 
 /**

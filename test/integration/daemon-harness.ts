@@ -28,7 +28,7 @@ export interface DaemonEnv {
   readonly slack: SlackSink;
   writeConfig(
     extra?: string,
-    overrides?: { ledgerUrl?: string; slackGroupWait?: string; tail?: string; http?: string },
+    overrides?: { ledgerUrl?: string; slackGroupWait?: string; tail?: string; http?: string; state?: string },
   ): void;
   writeRule(name: string, text: string): void;
   run(): CliRun;
@@ -66,7 +66,7 @@ tail: { ${overrides.tail ?? 'poll_interval: 300ms, overlap: 2s'} }
 rules: { paths: [rules/*.yaml] }
 notifiers:
   ops-slack: { kind: slack, webhook_url: ${slack.webhookUrl}, group_wait: ${overrides.slackGroupWait ?? '0s'}, min_interval: 10ms }
-state: { dir: ${join(dir, 'state')} }
+state: ${overrides.state ?? `{ dir: ${join(dir, 'state')} }`}
 http: { host: 127.0.0.1, port: 0${overrides.http ? `, ${overrides.http}` : ''} }
 ${extra}`,
       );

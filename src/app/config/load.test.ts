@@ -102,6 +102,9 @@ const ERRORS: Readonly<Record<string, readonly string[]>> = {
   'api-read-auth-without-token.yaml': [
     'api-read-auth-without-token.yaml:4:18 http.api_read_auth: api_read_auth needs a token: set api_token_file (or api_token) too',
   ],
+  'state-postgres-without-url.yaml': [
+    'state-postgres-without-url.yaml:4:3 state: backend postgres needs the server: set state.postgres.url_file to a file holding postgres://user:password@host:5432/db (or state.postgres.url)',
+  ],
   'unreadable-secret-file.yaml': [
     "unreadable-secret-file.yaml:6:3 verification.api_key_file: cannot read secrets/missing-api-key (relative to the config file's folder): no such file (ENOENT); check the path and that ledger-sentinel may read it",
   ],

@@ -8,6 +8,13 @@ import { StateStoreError } from '../../state/state-store-error.js';
 import { printIssues } from '../shared/print-issues.js';
 import { waitForAbort } from '../shared/wait-for-abort.js';
 import type { CliContext, Command } from '../command.js';
+import { Config } from '../../app/config/schema.js';
+import { collectSecrets } from '../../config/secret.js';
+import { createLogger } from '../../observability/logger.js';
+import { createMetrics, type Metrics } from '../../observability/metrics.js';
+import { VERSION } from '../../version.js';
+import { openConfiguredStore } from '../../state/open-configured-store.js';
+import type { StateStore } from '../../state/store.js';
 
 export const DEFAULT_CONFIG = '/etc/ledger-sentinel/config.yaml';
 
@@ -37,14 +44,27 @@ export function parseConfigArg(argv: readonly string[], cwd: string): string | E
   }
 }
 
-/** The app, or why its state store cannot be opened (in use, corrupt, read-only): said plainly, not thrown. */
-function openApp(ctx: RunContext, loaded: Loaded, configPath: string): App | StateStoreError {
+/** The app, or why its state store cannot be opened (in use, corrupt, read-only, unreachable): said plainly. */
+async function openApp(ctx: RunContext, loaded: Loaded, configPath: string): Promise<App | StateStoreError> {
+  // stdout carries only the JSON logs (a log shipper parses it); the console notifier writes to stderr.
+  const output = { logDestination: ctx.stdout, stdout: ctx.stderr };
+  const { config } = loaded;
+  let store: StateStore | undefined;
+  let metrics: Metrics | undefined;
   try {
-    // stdout carries only the JSON logs (a log shipper parses it); the console notifier writes to stderr.
-    const output = { logDestination: ctx.stdout, stdout: ctx.stderr };
-    return createApp({ loaded, configPath, env: ctx.env, pid: ctx.pid, ...output });
+    if (config.state.backend !== 'sqlite') {
+      const secrets = collectSecrets(Config, config);
+      const log = createLogger({ level: config.log.level, destination: ctx.stdout, secrets });
+      metrics = createMetrics({ processMetrics: true, version: VERSION });
+      store = await openConfiguredStore(config.state, { log, pid: ctx.pid, metrics });
+    }
+    return createApp({ loaded, configPath, env: ctx.env, pid: ctx.pid, store, metrics, ...output });
   } catch (err) {
+    await store?.close();
     if (err instanceof StateStoreError) return err;
+    // The PostgreSQL backend's open errors say what and how to fix, without the URL's password.
+    if (store === undefined && config.state.backend !== 'sqlite' && err instanceof Error)
+      return new StateStoreError(err.message);
     throw err;
   }
 }
@@ -64,7 +84,7 @@ export const run: Command = {
       printIssues(ctx.stderr, result.issues);
       return 1;
     }
-    const app = openApp(ctx, result.loaded, configPath);
+    const app = await openApp(ctx, result.loaded, configPath);
     if (app instanceof StateStoreError) {
       ctx.stderr.write(`ledger-sentinel run: ${app.message}\n`);
       return 1;

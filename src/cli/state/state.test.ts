@@ -112,7 +112,7 @@ describe('ledger-sentinel state', () => {
     [['reset-cursor', 'tx:0.0.1003', '--to', 'yesterday'], 2, 'expected "now" or a timestamp'],
     [['reset-cursor', 'tx:0.0.1003', '--all'], 2, 'one stream (e.g. tx:0.0.1234) or --all'],
     [['reset-cursor'], 2, 'one stream (e.g. tx:0.0.1234) or --all'],
-    [['frob'], 2, 'expected a subcommand: cursors or reset-cursor'],
+    [['frob'], 2, 'expected a subcommand: cursors, reset-cursor or migrate'],
   ])('refuses %j with exit %i', async (args, code, message) => {
     const dir = stateDir();
     const before = cursorsIn(dir);

@@ -10,9 +10,12 @@ import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
 import { openStateStore } from '../../state/store.js';
 import { TailState } from '../../tail/tail-state.js';
 import type { CliContext, Command } from '../command.js';
+import type { StateConfig } from '../../config/sections/state.js';
+import { migrateState } from './migrate.js';
 
 const USAGE = `Usage: ledger-sentinel state cursors [options]
        ledger-sentinel state reset-cursor <stream|--all> [--to <timestamp|now>] [options]
+       ledger-sentinel state migrate --to postgres --url-file <file> [--force] [options]
 
 Shows or resets the tailer's cursors in the state directory. Stop the daemon first: these commands write the
 state database directly and the daemon does not see the change while it runs.
@@ -21,6 +24,8 @@ state database directly and the daemon does not see the change while it runs.
                  and how far read is from now; a cursor beyond now + max_clock_skew is flagged
   reset-cursor   sets one stream's cursor (or every one with --all) to --to; records after it are read again
                  (those already handed over are still dropped as seen)
+  migrate        copies the whole SQLite state (cursors, seen window, rule state, pending outbox, silences, acks,
+                 quarantine) into an empty PostgreSQL database in one transaction, and prints rows per table
 
 Options:
   --config <file>           take the state directory (state.dir) and tail.max_clock_skew from this config
@@ -28,11 +33,15 @@ Options:
   --to <timestamp|now>      reset-cursor: e.g. 1700000000.000000000; default now; never in the future
   --all                     reset-cursor: every stream
   --json                    cursors: print JSON
+  --url-file <file>         migrate: a file holding postgres://user:password@host:5432/db (default: the config's
+                            state.postgres.url)
+  --force                   migrate: replace a state already in that database
 `;
 
 interface Options {
   readonly dir: string;
   readonly skewMs: number;
+  readonly state?: StateConfig;
 }
 
 type Values = Record<string, string | boolean | undefined>;
@@ -45,6 +54,7 @@ function fail(ctx: CliContext, message: string, code = 2): number {
 function options(ctx: CliContext, values: Values): Options | number {
   let dir = values['state-dir'] as string | undefined;
   let skewMs = 300_000;
+  let state: StateConfig | undefined;
   if (values.config) {
     const loaded = loadConfigFile(resolve(ctx.cwd, values.config as string), { env: ctx.env });
     if (!loaded.ok) {
@@ -53,13 +63,14 @@ function options(ctx: CliContext, values: Values): Options | number {
     }
     dir ??= loaded.value.state.dir;
     skewMs = loaded.value.tail.max_clock_skew;
+    state = loaded.value.state;
   }
-  return { dir: resolve(ctx.cwd, dir ?? '/var/lib/ledger-sentinel'), skewMs };
+  return { dir: resolve(ctx.cwd, dir ?? '/var/lib/ledger-sentinel'), skewMs, state };
 }
 
 export const state: Command = {
   name: 'state',
-  summary: 'show or reset the tail cursors in the state directory (daemon stopped)',
+  summary: 'show or reset the tail cursors, or move the state into PostgreSQL (daemon stopped)',
   usage: USAGE,
   async run(ctx) {
     let parsed: { values: Values; positionals: string[] };
@@ -72,6 +83,8 @@ export const state: Command = {
           to: { type: 'string' },
           all: { type: 'boolean', default: false },
           json: { type: 'boolean', default: false },
+          'url-file': { type: 'string' },
+          force: { type: 'boolean', default: false },
         },
         allowPositionals: true,
         strict: true,
@@ -80,10 +93,24 @@ export const state: Command = {
       return fail(ctx, `${(err as Error).message}. Run ledger-sentinel state --help.`);
     }
     const [sub, ...streams] = parsed.positionals;
-    if (sub !== 'cursors' && sub !== 'reset-cursor')
-      return fail(ctx, 'expected a subcommand: cursors or reset-cursor. Run ledger-sentinel state --help.');
+    if (sub !== 'cursors' && sub !== 'reset-cursor' && sub !== 'migrate')
+      return fail(
+        ctx,
+        'expected a subcommand: cursors, reset-cursor or migrate. Run ledger-sentinel state --help.',
+      );
     const opts = options(ctx, parsed.values);
     if (typeof opts === 'number') return opts;
+    const v = parsed.values;
+    if (sub === 'migrate')
+      return migrateState(ctx, {
+        dir: opts.dir,
+        ...{
+          to: v.to as string | undefined,
+          urlFile: v['url-file'] as string | undefined,
+          force: v.force === true,
+        },
+        state: opts.state,
+      });
     const file = join(opts.dir, 'state.db');
     if (!existsSync(file))
       return fail(ctx, `no state at ${file}: pass --state-dir <dir> or --config <file> (state.dir)`, 1);

@@ -1,0 +1,158 @@
+// The PostgreSQL backend: an in-memory SQLite working set loaded from PostgreSQL at open, whose every committed
+// transaction is captured and replicated in order, fenced by the lease token (docs/architecture.md). Modules keep
+// their synchronous SQL; callers that must know a step is durable await durable().
+import Database from 'better-sqlite3';
+import type { Logger } from 'pino';
+import type { Metrics } from '../../observability/metrics.js';
+import type { StateStore } from '../store.js';
+import { createCapture } from './capture.js';
+import { migrate } from './migrations.js';
+import { loadWorkingSet } from './load-working-set.js';
+import { connectError, connectPostgres, type PostgresSsl } from './pg-connection.js';
+import { createReplicator, type Replicator } from './replicator.js';
+
+export interface PostgresStoreOptions {
+  readonly url: string;
+  readonly ssl?: PostgresSsl;
+  /**
+   * The lease's fencing token this replica holds, read before every batch. No function: writes are not fenced
+   * (migration, tests). Returning undefined (no lease held) refuses every batch once a lease row exists.
+   */
+  readonly fence?: () => bigint | undefined;
+  readonly log: Logger;
+  readonly connectTimeoutMs?: number;
+  readonly statementTimeoutMs?: number;
+  /** How long close() waits for queued batches to reach PostgreSQL. */
+  readonly closeGraceMs?: number;
+  readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
+  /** The replication metrics (docs/metrics.md). */
+  readonly metrics?: ReplicationMetrics;
+}
+
+export type ReplicationMetrics = Pick<
+  Metrics,
+  'stateReplicated' | 'stateReplicatedRows' | 'stateReplicationRetries' | 'stateReplicationPending'
+>;
+
+export interface PostgresStore extends StateStore {
+  readonly backend: 'postgres';
+  /** Batches not yet in PostgreSQL. */
+  pending(): number;
+  /** Rows loaded per table at open. */
+  readonly loaded: Readonly<Record<string, number>>;
+}
+
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  const connect = () => connectPostgres(options);
+  const first = await connect().catch((err: unknown) => {
+    throw connectError(err, options.url);
+  });
+  const db = new Database(':memory:');
+  let loaded: Record<string, number>;
+  try {
+    await migrate(first);
+    loaded = { ...(await loadWorkingSet(first, db)) };
+  } catch (err) {
+    db.close();
+    await first.end().catch(() => undefined);
+    throw connectError(err, options.url);
+  }
+  let spare: typeof first | undefined = first;
+  const m = options.metrics;
+  const replicator = createReplicator({
+    ...options,
+    onApplied: (batches, rows, pending) => {
+      m?.stateReplicated.inc(batches);
+      m?.stateReplicatedRows.inc(rows);
+      m?.stateReplicationPending.set(pending);
+    },
+    onRetry: (pending) => {
+      m?.stateReplicationRetries.inc();
+      m?.stateReplicationPending.set(pending);
+    },
+    connect: async () => {
+      const c = spare ?? (await connect());
+      spare = undefined;
+      return c;
+    },
+  });
+  return wrap(db, replicator, options, loaded);
+}
+
+// Longer than 60 lines on purpose: the store's methods share the capture, the replicator and the flush.
+function wrap(
+  db: Database.Database,
+  replicator: Replicator,
+  options: PostgresStoreOptions,
+  loaded: Record<string, number>,
+): PostgresStore {
+  let scheduled = false;
+  const capture = createCapture(db, () => {
+    if (scheduled) return;
+    scheduled = true;
+    // A write outside store.transaction() (autocommit) is shipped once the current synchronous work is done.
+    queueMicrotask(() => {
+      scheduled = false;
+      if (db.inTransaction || !db.open) return;
+      try {
+        flush();
+      } catch (err) {
+        // The same error is thrown by the next transaction (the schema is checked again): logged, not lost.
+        options.log.error({ err }, 'state change capture failed');
+      }
+    });
+  });
+  capture.adopt();
+  function flush(): void {
+    if (replicator.failure()) return;
+    const batch = db.transaction(() => capture.take())();
+    if (batch) replicator.push(batch);
+  }
+  return {
+    backend: 'postgres',
+    db,
+    path: undefined,
+    loaded,
+    transaction<T>(fn: () => T): T {
+      const failure = replicator.failure();
+      if (failure) throw failure;
+      // Nested: part of the outer transaction, shipped with it.
+      if (db.inTransaction) return db.transaction(fn)();
+      let batch;
+      const result = db.transaction(() => {
+        const r = fn();
+        batch = capture.take();
+        return r;
+      })();
+      if (batch) replicator.push(batch);
+      return result;
+    },
+    check: () => {
+      const failure = replicator.failure();
+      return failure
+        ? `the PostgreSQL state stopped accepting this replica's writes: ${failure.message}`
+        : undefined;
+    },
+    durable() {
+      try {
+        flush();
+      } catch (err) {
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+      return replicator.durable();
+    },
+    pending: () => replicator.pending(),
+    async close() {
+      if (!db.open) return;
+      try {
+        flush();
+      } catch (err) {
+        options.log.error({ err }, 'state change capture failed');
+      }
+      const left = await replicator.close(options.closeGraceMs ?? 10_000);
+      if (left)
+        options.log.error({ batches: left }, 'state store closed before every batch reached PostgreSQL');
+      db.close();
+    },
+  };
+}
