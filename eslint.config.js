@@ -24,6 +24,17 @@ export default tseslint.config(
     },
   },
   {
+    // The size budgets (STYLE.md 10): files <= 300 lines, functions <= 60 lines, for production code.
+    // Blank lines and comments do not count: a budget should push towards smaller units of meaning,
+    // never against explaining why (comments) or against readable spacing.
+    files: ['src/**/*.ts', 'packages/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true, IIFEs: true }],
+    },
+  },
+  {
     files: ['src/**/*.ts'],
     ignores: ['src/main.ts', 'src/**/*.test.ts'],
     rules: {
