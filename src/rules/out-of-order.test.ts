@@ -114,7 +114,7 @@ describe('engine: records out of consensus order', () => {
     for (const e of ordered([failed(0), failed(10), failed(20), failed(30)], 'descending'))
       engine.evaluate(e);
 
-    const group = engine.snapshot().groups[0];
+    const group = engine.takeChanges().upserts[0];
     const ns = [0, 10, 20, 30].map((sec) => String(BigInt(1_700_000_000 + sec) * 1_000_000_000n));
     expect(group?.window.map(([t]) => t)).toEqual(ns);
   });
