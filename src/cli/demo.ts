@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../app.js';
 import { printIssues } from '../app/cli/print-issues.js';
-import { waitForAbort } from '../app/cli/wait-for-abort.js';
+import { waitForAbort } from '../ledger/wait-for-abort.js';
 import { DEMO_CONFIG, DEMO_CONFIG_FILE, EXAMPLE_RULES_DIR } from '../app/demo/demo-config.js';
 import { playScenario } from '../app/demo/scenario.js';
 import { startDemoSlackSink } from '../app/demo/slack-sink.js';

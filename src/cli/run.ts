@@ -6,7 +6,7 @@ import { createApp, type App } from '../app.js';
 import { loadAll, type Loaded } from '../app/load-all.js';
 import { StateStoreError } from '../state/state-store-error.js';
 import { printIssues } from '../app/cli/print-issues.js';
-import { waitForAbort } from '../app/cli/wait-for-abort.js';
+import { waitForAbort } from '../ledger/wait-for-abort.js';
 import type { CliContext, Command } from './command.js';
 
 export const DEFAULT_CONFIG = '/etc/ledger-sentinel/config.yaml';

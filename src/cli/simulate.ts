@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import type { CliContext, Command } from './command.js';
 import { parseDuration } from '../config/duration.js';
+import { waitForAbort } from '../ledger/wait-for-abort.js';
 import { FAULT_PRESETS, resolveFaultProfile, type FaultProfile } from '../simulator/faults.js';
 import { startLivingLedger } from '../simulator/living-ledger-server.js';
 import { MAX_TPS } from '../simulator/living-ledger.js';
@@ -154,9 +155,7 @@ export const simulate: Command = {
       ctx.stderr.write(`ledger-sentinel simulate: ${(err as Error).message}\n`);
       return 1;
     }
-    if (!ctx.signal.aborted) {
-      await new Promise<void>((done) => ctx.signal.addEventListener('abort', () => done(), { once: true }));
-    }
+    await waitForAbort(ctx.signal);
     await close();
     return 0;
   },

@@ -2,6 +2,7 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { timestampFromMillis } from '../ledger/timestamp.js';
+import { waitForAbort } from '../ledger/wait-for-abort.js';
 import { pollAccountStream, type PollResult } from './account-tailer.js';
 import { probeHead } from './probe-head.js';
 import { startTail } from './start-tail.js';
@@ -56,9 +57,8 @@ async function settledOrPatience(
 ): Promise<void> {
   const stop = new AbortController();
   const patience = delay(patienceMs, undefined, { signal: stop.signal, ref: false });
-  const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
   try {
-    await Promise.race([Promise.all(launched), patience, aborted]);
+    await Promise.race([Promise.all(launched), patience, waitForAbort(signal)]);
   } finally {
     stop.abort();
     await patience.catch(() => undefined);
