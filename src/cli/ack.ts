@@ -35,11 +35,11 @@ export const ack: Command = {
         expires: { type: 'string' },
       },
       true,
+      (positionals) => (positionals.length === 1 ? undefined : 'expected one alert id'),
     );
     if (typeof parsed === 'number') return parsed;
     const { values, positionals, target } = parsed;
-    const [id] = positionals;
-    if (id === undefined || positionals.length > 1) return usageError(ctx, 'expected one alert id');
+    const id = positionals[0] as string;
     const author = values.author ?? ctx.env.USER ?? ctx.env.USERNAME;
     if (!author) return usageError(ctx, 'say who acknowledges with --author');
     const expiresMs = values.expires === undefined ? undefined : parseDuration(values.expires);

@@ -25,6 +25,8 @@ export function parseApiCommand<O extends Options>(
   name: string,
   options: O,
   allowPositionals: boolean,
+  /** A check of the positionals before the daemon's address is looked at: the usage error, or undefined. */
+  checkPositionals?: (positionals: readonly string[]) => string | undefined,
 ): ApiCommandArgs<O> | number {
   let parsed;
   try {
@@ -38,6 +40,8 @@ export function parseApiCommand<O extends Options>(
   } catch (err) {
     return apiUsageError(ctx, name, (err as Error).message);
   }
+  const wrong = checkPositionals?.(parsed.positionals);
+  if (wrong !== undefined) return apiUsageError(ctx, name, wrong);
   const target = apiTarget(parsed.values as { url?: string; 'token-file'?: string }, ctx.env, ctx.cwd);
   if (typeof target === 'string') return apiUsageError(ctx, name, target);
   return { values: parsed.values, positionals: parsed.positionals, target };
