@@ -4,16 +4,9 @@ import { createRuleStateRepo, type RuleStateRepo } from './state-repo.js';
 import { openStateStore } from '../state/store.js';
 import { HBAR, OTHER, WATCHED, action, at, reward, transfer, tx } from '../../test/fixtures/rules/records.js';
 import { ruleSetFrom } from '../../test/fixtures/rules/rule-set.js';
+import { failedEvent } from '../../test/fixtures/rules/events.js';
 
-const failed = (seconds: number, account = WATCHED): EngineEvent => ({
-  source: 'transactions',
-  record: tx({
-    result: 'INSUFFICIENT_PAYER_BALANCE',
-    consensus_timestamp: at(seconds),
-    transaction_id: `${account.id}-1700000000-000000000`,
-  }),
-  account,
-});
+const failed = failedEvent;
 const debit = (seconds: number, hbar: bigint): EngineEvent => ({
   source: 'transactions',
   record: transfer(WATCHED.id, '0.0.5555', hbar * HBAR, { consensus_timestamp: at(seconds) }),
