@@ -42,6 +42,10 @@ export default tseslint.config(
     rules: { 'max-lines': 'off' }, // a data table: the service's result codes, one a line, nothing to split by meaning
   },
   {
+    files: ['src/observability/metrics.ts'],
+    rules: { 'max-lines': 'off' }, // the one metrics catalogue (every metric in one file): grows with it, split by area
+  },
+  {
     files: ['src/app.ts', 'src/app/runtime.ts', 'src/app/create-app.ts'],
     rules: { 'max-lines-per-function': 'off' }, // reload work in progress
   },
