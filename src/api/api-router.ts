@@ -130,15 +130,17 @@ function authProblem(req: IncomingMessage, access: Access, http: HttpConfig): Ht
   );
 }
 
-// One table of routes: each handler is a line or two over the stores.
+// One table of routes, by area: each handler is a line or two over the stores.
 function apiRoutes(deps: ApiDeps): Route[] {
-  const { silences, acks, alerts, clock } = deps;
-  const route = (method: string, path: RegExp, access: Access, handler: Handler): Route => ({
-    method,
-    path,
-    access,
-    handler,
-  });
+  return [...daemonRoutes(deps), ...alertRoutes(deps), ...silenceRoutes(deps)];
+}
+
+function route(method: string, path: RegExp, access: Access, handler: Handler): Route {
+  return { method, path, access, handler };
+}
+
+/** The daemon's own endpoints: health, readiness, reload. */
+function daemonRoutes(deps: ApiDeps): Route[] {
   return [
     route('GET', /^\/-\/healthy$/, 'open', async () => [200, { status: 'healthy' }]),
     route('GET', /^\/-\/ready$/, 'open', async () => {
@@ -159,6 +161,12 @@ function apiRoutes(deps: ApiDeps): Route[] {
             },
           ];
     }),
+  ];
+}
+
+function alertRoutes(deps: ApiDeps): Route[] {
+  const { acks, alerts, clock } = deps;
+  return [
     route('GET', /^\/api\/v1\/alerts$/, 'read', async (_req, _p, url) => [
       200,
       alerts.list(alertFilter(url.searchParams)),
@@ -173,6 +181,12 @@ function apiRoutes(deps: ApiDeps): Route[] {
       const body = await readJson(req, AckBody);
       return [200, ackAlert(alerts, acks, id, body, clock())];
     }),
+  ];
+}
+
+function silenceRoutes(deps: ApiDeps): Route[] {
+  const { silences, clock } = deps;
+  return [
     route('GET', /^\/api\/v1\/silences$/, 'read', async () => {
       const now = clock();
       const stored = silences.list().map((s) => silenceJson(s, now));

@@ -1,17 +1,8 @@
-import { PassThrough } from 'node:stream';
+import { captureCli } from '../../test/helpers/capture-cli.js';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
 
-function capture(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const ctx = { argv, env: {}, stdout, stderr, cwd: process.cwd(), signal: new AbortController().signal };
-  return { ctx, out: () => out, err: () => err };
-}
+const capture = (argv: string[]) => captureCli(argv);
 
 describe('cli', () => {
   it('prints usage for --help and exits 0', async () => {

@@ -8,22 +8,17 @@ import { SLACK } from '../../test/helpers/slack-sink.js';
 import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
 import { createSelfMonitor } from '../self-monitor/self-monitor.js';
 import { createTailHealth } from '../pipeline/tail-loop.js';
-import { createMetrics } from '../observability/metrics.js';
+import type { createMetrics } from '../observability/metrics.js';
 import type { Alert } from '../rules/alert.js';
-import { openStateStore } from '../state/store.js';
-import { createChannels } from './channels.js';
-import { createDeliveryWorker } from './delivery-worker.js';
-import { createOutbox } from './outbox.js';
-import { createPauseBoard } from './pause-board.js';
 import { Notifiers } from '../notifiers/schema.js';
 import { testClock } from '../../test/helpers/clock.js';
-import { captureLogs } from '../../test/helpers/log-capture.js';
 import {
   alertFor,
   CAP_MS,
   closeAll,
   closeLater,
   deliverySetup as setup,
+  deliverySetupFor,
   receivers,
 } from '../../test/helpers/receivers.js';
 
@@ -162,28 +157,14 @@ describe('one webhook URL paused by its Retry-After', () => {
     closeLater(paused);
     closeLater(other);
     paused.script({ status: 429, headers: { 'retry-after': '3600' }, body: 'slow down' });
-    const clock = testClock();
-    const logs = captureLogs();
-    const deps = { now: clock.now, sleep: clock.sleep, logger: logs.logger, stdout: process.stdout };
     const hook = (url: string) => ({ kind: 'webhook', url, signing_key: 'k', group_wait: '0s' });
-    const channels = createChannels(
+    const { clock, outbox, pauses, worker } = deliverySetupFor(
       Notifiers.parse({
         a: hook(`${paused.origin}/hook`),
         b: hook(`${paused.origin}/hook`),
         c: hook(`${other.origin}/hook`),
       }),
-      deps,
     );
-    const outbox = createOutbox(openStateStore({ dir: ':memory:' }), clock.now);
-    const pauses = createPauseBoard();
-    const worker = createDeliveryWorker({
-      ...deps,
-      outbox,
-      channels,
-      random: () => 0,
-      metrics: createMetrics(),
-      pauses,
-    });
     outbox.enqueue(alertFor('x'), ['a']);
     await worker.runOnce();
     outbox.enqueue(alertFor('y'), ['b', 'c']);

@@ -8,6 +8,7 @@
 // never delays another. drain() is the graceful stop: no new work is claimed, sends on the wire finish, final flush
 // passes send what is pending, all within a grace period; only a send still on the wire when the grace is spent
 // is aborted (its row stays pending for the next start). stop() is the hard stop: it aborts at once.
+import { waitForAbort } from '../ledger/wait-for-abort.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Channel } from './channels.js';
@@ -89,77 +90,45 @@ export interface DeliveryWorker {
   lastPassAt(): number | undefined;
 }
 
-// Longer than 60 lines on purpose: the methods share the worker's three signals and its lanes.
+/** What the worker's methods share: the pass context (with its lanes) and the worker's three signals. */
+interface WorkerState {
+  readonly ctx: PassContext;
+  readonly options: DeliveryWorkerOptions;
+  /** Aborted by poke() or a lane's end: cuts the loop's sleep short. Renewed before every pass. */
+  wake: AbortController;
+  /** drain() or stop(): claim no new work. */
+  readonly closing: AbortController;
+  /** stop(), or drain() past its grace: abort the sends in flight. */
+  readonly aborter: AbortController;
+  readonly loopSignals: PassSignals;
+  loop: Promise<void> | undefined;
+  lastPassAt: number | undefined;
+}
+
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
-  let wake = new AbortController();
-  const ctx: PassContext = {
-    ...options,
-    silences: options.silences ?? [],
-    policy: { ...DEFAULT_RETRY_POLICY, ...options.retry },
-    log: options.logger.child({ component: 'delivery' }),
-    pauses: options.pauses ?? createPauseBoard(),
-    lanes: new Map(),
-    laneEnded: () => wake.abort(),
-    resentAt: new Map(),
-  };
-  const closing = new AbortController(); // drain() or stop(): claim no new work
-  const aborter = new AbortController(); // stop(), or drain() past its grace: abort the sends in flight
-  const loopSignals = { claim: AbortSignal.any([closing.signal, aborter.signal]), abort: aborter.signal };
-  let loop: Promise<void> | undefined;
-  let lastPassAt: number | undefined;
-  const pass = (ignoreGroupWait: boolean, signals: PassSignals) => {
-    lastPassAt = options.now();
-    return deliveryPass(ctx, ignoreGroupWait, signals);
-  };
-
-  async function run(): Promise<void> {
-    while (!closing.signal.aborted) {
-      // A fresh wake-up before the pass, so a poke() or a lane's end during the pass cuts the next sleep short.
-      wake = new AbortController();
-      const woken = AbortSignal.any([closing.signal, wake.signal]);
-      const idleMs = options.idleMs ?? 5000;
-      let waitMs = idleMs;
-      try {
-        pass(false, loopSignals);
-        waitMs = nextWakeIn(ctx, idleMs);
-      } catch (err) {
-        // A failing store is not retried in a tight loop: the next try is after the idle wait.
-        ctx.log.error({ err }, 'delivery pass failed');
-      }
-      if (closing.signal.aborted) break;
-      await options.sleep(waitMs, woken).catch(() => undefined);
-    }
-  }
-
-  /** Passes until no lane runs and no group is ready, or the claim is withdrawn. */
-  async function flushPasses(signals: PassSignals): Promise<void> {
-    while (!signals.claim.aborted) {
-      const { attempted } = pass(true, signals);
-      if (attempted === 0 && ctx.lanes.size === 0) break;
-      await Promise.race([...ctx.lanes.values(), aborted(signals.claim)]);
-    }
-  }
+  const w = createWorkerState(options);
+  const { ctx, closing, aborter } = w;
 
   async function stop(): Promise<void> {
     closing.abort();
     aborter.abort();
-    await loop;
+    await w.loop;
     await lanesIdle(ctx);
   }
 
   return {
     async runOnce(runOptions) {
-      const result = pass(runOptions?.ignoreGroupWait ?? false, loopSignals);
+      const result = pass(w, runOptions?.ignoreGroupWait ?? false, w.loopSignals);
       await result.done;
       return result.attempted;
     },
-    start: () => (loop ??= run()),
-    poke: () => wake.abort(),
+    start: () => (w.loop ??= run(w)),
+    poke: () => w.wake.abort(),
     flush: (graceMs) =>
       withDeadline(graceMs, options.sleep, async (deadline) => {
         const abort = AbortSignal.any([deadline, aborter.signal]);
         const claim = AbortSignal.any([abort, closing.signal]);
-        await flushPasses({ claim, abort });
+        await flushPasses(w, { claim, abort });
       }),
     async drain(graceMs, drainOptions = {}) {
       closing.abort();
@@ -167,15 +136,75 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         await withDeadline(graceMs, options.sleep, async (deadline) => {
           deadline.addEventListener('abort', () => aborter.abort(), { once: true });
           await lanesIdle(ctx);
-          if (drainOptions.flush ?? true) await flushPasses({ claim: aborter.signal, abort: aborter.signal });
+          if (drainOptions.flush ?? true)
+            await flushPasses(w, { claim: aborter.signal, abort: aborter.signal });
         });
       } finally {
         await stop();
       }
     },
     stop,
-    lastPassAt: () => lastPassAt,
+    lastPassAt: () => w.lastPassAt,
   };
+}
+
+function createWorkerState(options: DeliveryWorkerOptions): WorkerState {
+  const closing = new AbortController();
+  const aborter = new AbortController();
+  const w: WorkerState = {
+    ctx: {
+      ...options,
+      silences: options.silences ?? [],
+      policy: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+      log: options.logger.child({ component: 'delivery' }),
+      pauses: options.pauses ?? createPauseBoard(),
+      lanes: new Map(),
+      laneEnded: () => w.wake.abort(),
+      resentAt: new Map(),
+    },
+    options,
+    wake: new AbortController(),
+    closing,
+    aborter,
+    loopSignals: { claim: AbortSignal.any([closing.signal, aborter.signal]), abort: aborter.signal },
+    loop: undefined,
+    lastPassAt: undefined,
+  };
+  return w;
+}
+
+function pass(w: WorkerState, ignoreGroupWait: boolean, signals: PassSignals) {
+  w.lastPassAt = w.options.now();
+  return deliveryPass(w.ctx, ignoreGroupWait, signals);
+}
+
+async function run(w: WorkerState): Promise<void> {
+  const { closing, options } = w;
+  while (!closing.signal.aborted) {
+    // A fresh wake-up before the pass, so a poke() or a lane's end during the pass cuts the next sleep short.
+    w.wake = new AbortController();
+    const woken = AbortSignal.any([closing.signal, w.wake.signal]);
+    const idleMs = options.idleMs ?? 5000;
+    let waitMs = idleMs;
+    try {
+      pass(w, false, w.loopSignals);
+      waitMs = nextWakeIn(w.ctx, idleMs);
+    } catch (err) {
+      // A failing store is not retried in a tight loop: the next try is after the idle wait.
+      w.ctx.log.error({ err }, 'delivery pass failed');
+    }
+    if (closing.signal.aborted) break;
+    await options.sleep(waitMs, woken).catch(() => undefined);
+  }
+}
+
+/** Passes until no lane runs and no group is ready, or the claim is withdrawn. */
+async function flushPasses(w: WorkerState, signals: PassSignals): Promise<void> {
+  while (!signals.claim.aborted) {
+    const { attempted } = pass(w, true, signals);
+    if (attempted === 0 && w.ctx.lanes.size === 0) break;
+    await Promise.race([...w.ctx.lanes.values(), waitForAbort(signals.claim)]);
+  }
 }
 
 /** Settles when no lane runs (lanes started meanwhile included). */
@@ -205,11 +234,6 @@ async function withDeadline(
     done.abort();
     await timer;
   }
-}
-
-function aborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
 /**

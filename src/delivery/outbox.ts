@@ -4,6 +4,7 @@
 import type { Alert } from '../rules/alert.js';
 import type { StateStore } from '../state/store.js';
 import { createFiringSet, type FiringSet } from './firing-set.js';
+import { outboxReports } from './outbox-reports.js';
 
 export type DeliveryStatus = 'pending' | 'sent' | 'dead' | 'silenced';
 
@@ -81,8 +82,8 @@ interface Row {
   next_at: number;
 }
 
-// One factory over longer than 60 lines on purpose: the prepared statements are shared by the methods, and each
-// method is one statement.
+// The prepared statements are shared by the methods that move deliveries; the read-only reports are in
+// outbox-reports.ts.
 export function createOutbox(store: StateStore, clock: () => number): Outbox {
   const db = store.db;
   db.exec(SCHEMA);
@@ -121,12 +122,6 @@ export function createOutbox(store: StateStore, clock: () => number): Outbox {
     firing,
     due: (now, limit = 500, except = new Set()) =>
       (selectDue.all(now, JSON.stringify([...except]), limit) as Row[]).map(toDeliveryRow),
-    nextDueAt(after = -Infinity) {
-      const row = db
-        .prepare("SELECT min(next_at) AS at FROM outbox_delivery WHERE status = 'pending' AND next_at > ?")
-        .get(Number.isFinite(after) ? after : Number.MIN_SAFE_INTEGER) as { at: number | null };
-      return row.at ?? undefined;
-    },
     markSent: (ids, channel, now) =>
       update(ids, (id) => finish.run('sent', now, null, id, channel, 'pending')),
     markSilenced: (ids, channel, now) =>
@@ -142,51 +137,7 @@ export function createOutbox(store: StateStore, clock: () => number): Outbox {
         ).run(id, channel);
         finish.run('dead', now, reason, id, channel, 'pending');
       }),
-    deadLetters(limit = 100) {
-      const rows = db
-        .prepare(
-          `SELECT alert_id AS alertId, channel, rule_id AS ruleId, attempts, last_error AS reason, done_at AS at
-          FROM outbox_delivery WHERE status = 'dead' ORDER BY done_at DESC LIMIT ?`,
-        )
-        .all(limit);
-      return rows as DeadLetter[];
-    },
-    status(alertId, channel) {
-      const row = db
-        .prepare('SELECT status FROM outbox_delivery WHERE alert_id = ? AND channel = ?')
-        .get(alertId, channel) as { status: DeliveryStatus } | undefined;
-      return row?.status;
-    },
-    depth() {
-      const rows = db
-        .prepare(
-          "SELECT channel, count(*) AS n FROM outbox_delivery WHERE status = 'pending' GROUP BY channel",
-        )
-        .all() as { channel: string; n: number }[];
-      return new Map(rows.map((r) => [r.channel, r.n]));
-    },
-    recent: (limit) =>
-      (
-        db.prepare('SELECT alert_json FROM outbox_alert ORDER BY rowid DESC LIMIT ?').all(limit) as {
-          alert_json: string;
-        }[]
-      ).map((row) => JSON.parse(row.alert_json) as Alert),
-    lastErrors() {
-      // Attempts > 0: a pending row postponed by a pause or pacing carries a reason but has not failed.
-      const rows = db
-        .prepare(
-          `SELECT channel, last_error AS message, max(coalesce(done_at, next_at)) AS at, status
-          FROM outbox_delivery WHERE last_error IS NOT NULL
-          AND (status = 'dead' OR (status = 'pending' AND attempts > 0)) GROUP BY channel`,
-        )
-        .all() as { channel: string; message: string; at: number; status: string }[];
-      return new Map(
-        rows.map((r) => [
-          r.channel,
-          { message: r.message, at: r.at, state: r.status === 'dead' ? 'dead-lettered' : 'retrying' },
-        ]),
-      );
-    },
+    ...outboxReports(db),
   };
 }
 

@@ -1,15 +1,15 @@
 // The query-service client: validated queries, typed pages, links.next followed safely, one shared request
 // budget, retries on undici. See docs/ledger-client.md.
-import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Agent, type Dispatcher } from 'undici';
 import { VERSION } from '../version.js';
+import type { ClientTimeouts } from './http.js';
 import { getParsed, type GetOptions, type LedgerMetrics, type RequestContext } from './ledger-request.js';
 import { parsePageText, type Endpoint, type Page, type RecordOf } from './page.js';
 import { LinkLoopError } from './errors.js';
-import { once } from './once.js';
 import { accountUrl, getAccount } from './get-account.js';
 import { parseBase, requestPath, resolveLink } from './pagination.js';
+import { createPageReporter } from './page-reporter.js';
 import {
   actionsUrl,
   rewardsUrl,
@@ -40,12 +40,7 @@ export interface LedgerClientOptions {
    * connect/headers/body are undici's per-phase timeouts (body: the longest pause between two chunks); total
    * bounds one whole attempt, so a body trickled a byte at a time still ends (docs/ledger-client.md).
    */
-  readonly timeouts?: {
-    readonly connectMs?: number;
-    readonly headersMs?: number;
-    readonly bodyMs?: number;
-    readonly totalMs?: number;
-  };
+  readonly timeouts?: ClientTimeouts;
   readonly maxResponseBytes?: number;
   readonly retry?: Partial<RetryPolicy>;
   readonly logger?: Logger;
@@ -103,7 +98,7 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
     clock: options.clock ?? Date.now,
     random: options.random ?? Math.random,
   };
-  const firstTime = once();
+  const reportPage = createPageReporter(ctx.metrics, log);
 
   async function fetchPage<K extends Endpoint>(endpoint: K, url: string, opts: ListOptions = {}) {
     const path = resolveLink(base, url, '');
@@ -113,26 +108,6 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
     ctx.metrics?.pages.inc({ endpoint });
     reportPage(endpoint, page);
     return page;
-  }
-
-  // Counted on every read; logged once per record and process (overlap re-scans read it again and again).
-  function reportPage(endpoint: Endpoint, page: Page<unknown>) {
-    if (page.invalid.length > 0) ctx.metrics?.invalidRecords.inc({ endpoint }, page.invalid.length);
-    for (const bad of page.invalid) {
-      // Not the path: it holds the record's index, which differs between the listings that read it.
-      const id = bad.timestamp ?? createHash('sha256').update(bad.raw).digest('hex');
-      if (!firstTime(`${endpoint}|${id}|${bad.field}`)) continue;
-      const { path, timestamp, transactionId, message: reason } = bad;
-      log?.warn({ endpoint, path, timestamp, transactionId, reason }, 'ledger record cannot be read');
-    }
-    for (const d of page.degraded) {
-      ctx.metrics?.degradedFields.inc({ field: d.field });
-      if (!firstTime(`${endpoint}|${d.timestamp ?? ''}|${d.field}|degraded`)) continue;
-      log?.warn(
-        { endpoint, field: d.field, timestamp: d.timestamp },
-        'ledger record field unreadable; kept as unknown',
-      );
-    }
   }
 
   async function* pages<K extends Endpoint>(endpoint: K, url: string, opts: ListOptions = {}) {

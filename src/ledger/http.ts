@@ -5,6 +5,14 @@ import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { MalformedResponseError, RequestDeadlineError, ResponseTooLargeError } from './errors.js';
 
+/** A client's timeouts as configured (ledger.timeouts); each has a default where the client is made. */
+export interface ClientTimeouts {
+  readonly connectMs?: number;
+  readonly headersMs?: number;
+  readonly bodyMs?: number;
+  readonly totalMs?: number;
+}
+
 export interface HttpSettings {
   readonly origin: string;
   readonly dispatcher: Dispatcher;

@@ -39,7 +39,7 @@ function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-// Over 60 lines on purpose: one closure owns the bucket state (tokens, queue, pump) so no other code can touch it.
+// One closure owns the bucket state (tokens, queue, pump) so no other code can touch it.
 export function createRequestBudget(options: RequestBudgetOptions = {}): RequestBudget {
   const rate = options.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND;
   if (!(rate > 0)) throw new RangeError(`requestsPerSecond must be above 0, got ${rate}`);
@@ -47,35 +47,22 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
   const clock = options.clock ?? Date.now;
   const sleep = options.sleep ?? defaultSleep;
   const queue: Waiter[] = [];
-  let tokens = burst;
-  let refilledAt = clock();
+  const bucket: Bucket = { tokens: burst, refilledAt: clock() };
   let seq = 0;
   let pumping = false;
-
-  function refill(): void {
-    const now = clock();
-    tokens = Math.min(burst, tokens + ((now - refilledAt) * rate) / 1000);
-    refilledAt = now;
-  }
-
-  function remove(waiter: Waiter): void {
-    const at = queue.indexOf(waiter);
-    if (at >= 0) queue.splice(at, 1);
-    waiter.signal?.removeEventListener('abort', waiter.onAbort);
-  }
 
   async function pump(): Promise<void> {
     pumping = true;
     try {
       while (queue.length > 0) {
-        refill();
-        if (tokens < 1) {
-          await sleep(Math.ceil(((1 - tokens) * 1000) / rate));
+        refill(bucket, burst, rate, clock());
+        if (bucket.tokens < 1) {
+          await sleep(Math.ceil(((1 - bucket.tokens) * 1000) / rate));
           continue;
         }
-        tokens -= 1;
+        bucket.tokens -= 1;
         const waiter = queue[0] as Waiter;
-        remove(waiter);
+        remove(queue, waiter);
         waiter.resolve(clock() - waiter.since);
       }
     } finally {
@@ -95,7 +82,7 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
         reject,
         signal,
         onAbort: () => {
-          remove(waiter);
+          remove(queue, waiter);
           reject(signal?.reason);
         },
       };
@@ -111,6 +98,24 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
       return queue.length;
     },
   };
+}
+
+interface Bucket {
+  tokens: number;
+  /** When tokens were last added (clock ms). */
+  refilledAt: number;
+}
+
+/** Adds the tokens earned since the last refill, up to the burst. */
+function refill(bucket: Bucket, burst: number, rate: number, now: number): void {
+  bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.refilledAt) * rate) / 1000);
+  bucket.refilledAt = now;
+}
+
+function remove(queue: Waiter[], waiter: Waiter): void {
+  const at = queue.indexOf(waiter);
+  if (at >= 0) queue.splice(at, 1);
+  waiter.signal?.removeEventListener('abort', waiter.onAbort);
 }
 
 /** Keeps the queue sorted: higher priority first, then arrival order. */

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { Agent, type Dispatcher } from 'undici';
 import { VERSION } from '../version.js';
 import { InvalidParameterError, ResponseTooLargeError, VerifyError, type VerifyErrorKind } from './errors.js';
-import { sendHttp, type HttpResponse, type HttpSettings } from './http.js';
+import { sendHttp, type ClientTimeouts, type HttpResponse, type HttpSettings } from './http.js';
 import type { LedgerMetrics } from './ledger-request.js';
 import { classifyNetworkError } from './retry.js';
 import { VerificationResult } from '@ledger-sentinel/ledger-model/schema';
@@ -14,13 +14,8 @@ export interface VerifyClientOptions {
   /** e.g. https://sourcify.dev/server */
   readonly baseUrl: string;
   readonly dispatcher?: Dispatcher;
-  readonly timeouts?: {
-    readonly connectMs?: number;
-    readonly headersMs?: number;
-    readonly bodyMs?: number;
-    /** The whole attempt, a trickling body included; default 120 s (a verification can be slow). */
-    readonly totalMs?: number;
-  };
+  /** totalMs: the whole attempt, a trickling body included; default 120 s (a verification can be slow). */
+  readonly timeouts?: ClientTimeouts;
   readonly maxResponseBytes?: number;
   readonly logger?: Logger;
   readonly metrics?: Pick<LedgerMetrics, 'requests' | 'requestDuration'>;

@@ -6,17 +6,15 @@ import { startSlackSink, type SlackSink } from '../../test/helpers/slack-sink.js
 import { startSmtpServer, type SmtpSink } from '../../test/helpers/smtp.js';
 import { alertmanagerAlerts } from './alertmanager/message.js';
 import { consoleLines } from './console/message.js';
-import { email } from './email/email.js';
 import { emailMessage } from './email/message.js';
 import { threadId } from '../delivery/identity.js';
-import { createPacers } from '../delivery/pacer.js';
 import { slack } from './slack/slack.js';
 import { SLACK_COLORS, slackMessage } from './slack/message.js';
 import { testAlert, testRecord } from '../../test/helpers/alerts.js';
-import { testClock } from '../../test/helpers/clock.js';
 import { exampleAlerts } from '../../test/helpers/example-alerts.js';
 import { webhookBody } from './webhook/message.js';
-import { captureLogs } from '../../test/helpers/log-capture.js';
+import { testMailer } from '../../test/helpers/test-mailer.js';
+import { testNotifierDeps } from '../../test/helpers/notifier-deps.js';
 import type { Notification } from './notifier.js';
 
 let slackSink: SlackSink | undefined;
@@ -27,11 +25,7 @@ afterEach(async () => {
   slackSink = smtp = undefined;
 });
 
-function deps() {
-  const clock = testClock();
-  const logger = captureLogs().logger;
-  return { now: clock.now, sleep: clock.sleep, pacers: createPacers(clock), logger, stdout: process.stdout };
-}
+const deps = testNotifierDeps;
 
 const single = (alert: ReturnType<typeof exampleAlerts>['firing']): Notification => ({
   kind: 'single',
@@ -106,18 +100,7 @@ describe('Slack payloads as the webhook receives them', () => {
 });
 
 describe('emails as the SMTP server receives them', () => {
-  function mailer(port: number) {
-    const config = email.config.parse({
-      kind: 'email',
-      host: '127.0.0.1',
-      port,
-      security: 'none',
-      from: 'sentinel@example.com',
-      to: ['ops@example.com'],
-      message_id_domain: 'sentinel.test',
-    });
-    return email.create('mail', config, deps());
-  }
+  const mailer = testMailer;
 
   it('firing and resolved: status in the subject, HTML links, the resolve in the thread of the firing', async () => {
     smtp = await startSmtpServer();

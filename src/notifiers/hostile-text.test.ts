@@ -6,14 +6,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSlackSink, type SlackSink } from '../../test/helpers/slack-sink.js';
 import { startSmtpServer, type SmtpSink } from '../../test/helpers/smtp.js';
 import { alertmanagerAlerts } from './alertmanager/message.js';
-import { email } from './email/email.js';
 import { SUBJECT_MAX } from './email/message.js';
-import type { Notifier } from './notifier.js';
-import { createPacers } from '../delivery/pacer.js';
 import { slack } from './slack/slack.js';
 import { testAlert, testRecord } from '../../test/helpers/alerts.js';
-import { testClock } from '../../test/helpers/clock.js';
-import { captureLogs } from '../../test/helpers/log-capture.js';
+import { testMailer } from '../../test/helpers/test-mailer.js';
+import { testNotifierDeps } from '../../test/helpers/notifier-deps.js';
 import { webhookBody } from './webhook/message.js';
 
 /** Characters that must never reach a receiver raw. */
@@ -34,29 +31,9 @@ afterEach(async () => {
   sink = undefined;
 });
 
-function deps() {
-  const clock = testClock();
-  return {
-    now: clock.now,
-    sleep: clock.sleep,
-    pacers: createPacers(clock),
-    logger: captureLogs().logger,
-    stdout: process.stdout,
-  };
-}
+const deps = testNotifierDeps;
 
-function mailer(port: number): Notifier {
-  const config = email.config.parse({
-    kind: 'email',
-    host: '127.0.0.1',
-    port,
-    security: 'none',
-    from: 'sentinel@example.com',
-    to: ['ops@example.com'],
-    message_id_domain: 'sentinel.test',
-  });
-  return email.create('mail', config, deps());
-}
+const mailer = testMailer;
 
 async function mailOf(summary: string, memo = 'payroll', description = '') {
   smtp = await startSmtpServer();

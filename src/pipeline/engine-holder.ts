@@ -1,6 +1,11 @@
 // The current rule engine, restored from the rule state repository. A reload swaps it; a failed transaction
 // marks it dirty, because its in-memory state may have moved while the database rolled back: the next user
 // outside a transaction gets a fresh engine restored from what was committed.
+//
+// Why the engine cannot do without this holder yet: its group states are mutated in place as records are
+// evaluated, and the database transaction that writes them (with the outbox and the cursor) may still roll
+// back. Rebuilding from the committed rows is the rollback; the alternative, an undo log of the touched groups
+// inside the engine (rules/engine-state.ts), would put transaction awareness in the pure core and is not done.
 import { createEngine, type Engine } from '../rules/engine.js';
 import type { RuleSet } from '../rules/compile.js';
 import type { RuleStateRepo } from '../rules/state-repo.js';

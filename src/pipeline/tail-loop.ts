@@ -1,8 +1,9 @@
-// Runs the tailer round after round (like Tailer.run) but keeps each round's report: readiness ("first poll
-// done", "query service reachable") and the self-monitoring alerts are derived from it.
+// Runs the tailer round after round (the one loop, tail/run-rounds.ts) and keeps each round's report: readiness
+// ("first poll done", "query service reachable") and the self-monitoring alerts are derived from it.
 import type { Logger } from 'pino';
 import type { CapacityView } from '../tail/capacity-watch.js';
 import type { FutureSighting } from '../tail/future-records.js';
+import { runRounds } from '../tail/run-rounds.js';
 import type { Tailer } from '../tail/tailer.js';
 
 export interface TailHealth {
@@ -52,27 +53,18 @@ export interface TailLoopOptions {
   readonly log: Logger;
 }
 
-/** Resolves when the signal aborts (after the round in flight has stopped). */
-export async function runTailLoop(options: TailLoopOptions, signal: AbortSignal): Promise<void> {
-  const { health, clock } = options;
-  while (!signal.aborted) {
-    const started = clock();
-    // At debug: bench 5 counts the polls a reload made the loop miss from these lines (docs/performance.md).
-    options.log.debug('tail round started');
-    try {
-      const report = await options.tailer.round(signal);
-      health.capacity = options.tailer.capacity();
+/** Resolves when the signal aborts (after the round in flight has stopped and every poll has settled). */
+export function runTailLoop(options: TailLoopOptions, signal: AbortSignal): Promise<void> {
+  const { tailer, health, clock } = options;
+  const loop = { ...options, round: tailer.round, settled: tailer.settled };
+  return runRounds(loop, signal, {
+    onReport(report) {
+      health.capacity = tailer.capacity();
       if (report.pages > 0) health.markPolled(clock());
       else if (report.failed > 0) health.failedRounds += 1;
-    } catch (err) {
-      if (signal.aborted) break;
+    },
+    onFailure() {
       health.failedRounds += 1;
-      options.log.warn({ err }, 'tail round failed');
-    }
-    const interval = options.pollIntervalMs * (1 + options.jitter * (2 * options.random() - 1));
-    const wait = interval - (clock() - started);
-    if (wait > 0) await options.sleep(wait, signal).catch(() => undefined);
-  }
-  // A poll that outlived its round may still be running: it must settle before the store closes.
-  await options.tailer.settled();
+    },
+  });
 }

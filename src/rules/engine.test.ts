@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine, type EngineEvent } from './engine.js';
+import { createEngine, type Engine, type EngineEvent } from './engine.js';
+import { createRuleStateRepo, type RuleStateRepo } from './state-repo.js';
+import { openStateStore } from '../state/store.js';
 import { HBAR, OTHER, WATCHED, action, at, reward, transfer, tx } from '../../test/fixtures/rules/records.js';
 import { ruleSetFrom } from '../../test/fixtures/rules/rule-set.js';
+import { failedEvent } from '../../test/fixtures/rules/events.js';
 
-const failed = (seconds: number, account = WATCHED): EngineEvent => ({
-  source: 'transactions',
-  record: tx({
-    result: 'INSUFFICIENT_PAYER_BALANCE',
-    consensus_timestamp: at(seconds),
-    transaction_id: `${account.id}-1700000000-000000000`,
-  }),
-  account,
-});
+const failed = failedEvent;
 const debit = (seconds: number, hbar: bigint): EngineEvent => ({
   source: 'transactions',
   record: transfer(WATCHED.id, '0.0.5555', hbar * HBAR, { consensus_timestamp: at(seconds) }),
@@ -23,6 +18,13 @@ const rewardAt = (seconds: number): EngineEvent => ({
   account: WATCHED,
 });
 const ms = (seconds: number) => (1_700_000_000 + seconds) * 1000;
+
+/** The engine's changes written where a restarted process reads them: a state repository (in memory). */
+function saved(engine: Engine): RuleStateRepo {
+  const repo = createRuleStateRepo(openStateStore({ dir: ':memory:' }));
+  repo.apply(engine.takeChanges());
+  return repo;
+}
 
 const STATELESS = `rules:
   - id: failed
@@ -148,7 +150,7 @@ describe('engine: count windows', () => {
     const early = [...Array.from({ length: 9 }, (_, i) => i), 100, 101, 102, 103, 104];
     const late = Array.from({ length: 10 }, (_, i) => 601 + i);
     const fired = early.flatMap((s) => before.evaluate(failed(s)).alerts);
-    const after = createEngine(ruleSetFrom(BURST_15), JSON.parse(JSON.stringify(before.snapshot())));
+    const after = createEngine(ruleSetFrom(BURST_15), saved(before).load());
     const alerts = late.flatMap((s) => after.evaluate(failed(s)).alerts);
 
     expect(fired).toEqual([]);
@@ -160,7 +162,7 @@ describe('engine: count windows', () => {
   it('fires with the right count and records after a restart while the group was still bare times', () => {
     const before = createEngine(ruleSetFrom(BURST_15));
     [0, 10, 20, 30].forEach((s) => before.evaluate(failed(s)));
-    const after = createEngine(ruleSetFrom(BURST_15), JSON.parse(JSON.stringify(before.snapshot())));
+    const after = createEngine(ruleSetFrom(BURST_15), saved(before).load());
     const times = Array.from({ length: 11 }, (_, i) => 40 + i * 10);
 
     const alerts = times.flatMap((s) => after.evaluate(failed(s)).alerts);
@@ -194,7 +196,7 @@ describe('engine: count windows', () => {
     const engine = createEngine(ruleSetFrom(BURST_15));
     for (const s of [0, 10, 20]) engine.evaluate(failed(s));
 
-    const [group] = engine.snapshot().groups;
+    const [group] = engine.takeChanges().upserts;
 
     expect(group?.window).toHaveLength(3);
     expect(group?.records).toEqual([]);
@@ -386,7 +388,7 @@ describe('engine: state', () => {
     before.evaluate(failed(0));
     before.evaluate(failed(100));
 
-    const after = createEngine(ruleSetFrom(COUNT), JSON.parse(JSON.stringify(before.snapshot())));
+    const after = createEngine(ruleSetFrom(COUNT), saved(before).load());
     const { alerts } = after.evaluate(failed(200));
 
     expect(alerts.map((a) => a.matchCount)).toEqual([3]);
@@ -408,12 +410,12 @@ describe('engine: state', () => {
     const old = createEngine(ruleSetFrom(STATELESS));
     old.evaluate(failed(0));
 
-    const engine = createEngine(ruleSetFrom(COUNT), old.snapshot());
+    const repo = saved(old);
+    const engine = createEngine(ruleSetFrom(COUNT), repo.load());
+    const changes = engine.takeChanges();
+    repo.apply(changes);
 
-    expect([engine.snapshot().groups, engine.takeChanges().deletes]).toEqual([
-      [],
-      ['failed{account="0.0.1001"}'],
-    ]);
+    expect([changes.deletes, repo.load().groups]).toEqual([['failed{account="0.0.1001"}'], []]);
   });
 });
 
@@ -422,7 +424,7 @@ describe('engine: absence state of accounts no longer watched', () => {
     const before = createEngine(ruleSetFrom(ABSENT));
     before.tick(ms(0));
 
-    const after = createEngine(ruleSetFrom(ABSENT, [OTHER]), before.snapshot());
+    const after = createEngine(ruleSetFrom(ABSENT, [OTHER]), saved(before).load());
     after.takeChanges();
     after.tick(ms(60));
 

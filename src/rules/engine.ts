@@ -1,5 +1,5 @@
 // The rule engine: records and time in, alert transitions out. Pure apart from its own in-memory state (which
-// snapshot()/takeChanges() hand to the state repository); no I/O, no clock — tick(now) is given the time.
+// takeChanges() hands to the state repository); no I/O, no clock — tick(now) is given the time.
 //
 // evaluate() is all-or-nothing per record: when a rule still needs call traces or contract verification, it
 // changes nothing and says so, and the pipeline calls it again with them.
@@ -28,6 +28,7 @@ export interface Evaluation {
   readonly needsVerification: boolean;
 }
 
+/** The stored group states an engine is restored from (the state repository's load()). */
 export interface EngineSnapshot {
   readonly version: 1;
   readonly groups: readonly StoredGroupState[];
@@ -44,7 +45,6 @@ export interface Engine {
   evaluate(event: EngineEvent): Evaluation;
   /** Absence windows fire, drained count/sum windows resolve, stale groups are dropped. `now` in ms. */
   tick(nowMs: number): Alert[];
-  snapshot(): EngineSnapshot;
   /** Group states changed since the last call: what the state repository must write. */
   takeChanges(): StateChanges;
 }
@@ -102,7 +102,6 @@ export function createEngine(ruleSet: RuleSet, snapshot?: EngineSnapshot): Engin
       return { alerts, matched: matched.map((r) => r.id), needsTrace: false, needsVerification: false };
     },
     tick: (nowMs) => t.onTick(BigInt(Math.trunc(nowMs)) * 1_000_000n),
-    snapshot: () => ({ version: 1, groups: t.groups() }),
     takeChanges: () => t.takeChanges(),
   };
 }

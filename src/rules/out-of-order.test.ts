@@ -2,21 +2,11 @@
 // accounts' streams feeding one group): every match is evaluated, whatever the order (docs/tailing.md, "Ordering").
 import { describe, expect, it } from 'vitest';
 import { createEngine, type EngineEvent } from './engine.js';
-import { HBAR, OTHER, WATCHED, at, transfer, tx } from '../../test/fixtures/rules/records.js';
+import { HBAR, OTHER, WATCHED, at, transfer } from '../../test/fixtures/rules/records.js';
 import { ruleSetFrom } from '../../test/fixtures/rules/rule-set.js';
-import type { WatchedAccount } from '../tail/watched-account.js';
+import { failedEvent } from '../../test/fixtures/rules/events.js';
 
-function failed(seconds: number, account: WatchedAccount = WATCHED): EngineEvent {
-  return {
-    source: 'transactions',
-    record: tx({
-      result: 'INSUFFICIENT_PAYER_BALANCE',
-      consensus_timestamp: at(seconds),
-      transaction_id: `${account.id}-1700000000-000000000`,
-    }),
-    account,
-  };
-}
+const failed = failedEvent;
 
 function debit(seconds: number, hbar: bigint): EngineEvent {
   return {
@@ -114,7 +104,7 @@ describe('engine: records out of consensus order', () => {
     for (const e of ordered([failed(0), failed(10), failed(20), failed(30)], 'descending'))
       engine.evaluate(e);
 
-    const group = engine.snapshot().groups[0];
+    const group = engine.takeChanges().upserts[0];
     const ns = [0, 10, 20, 30].map((sec) => String(BigInt(1_700_000_000 + sec) * 1_000_000_000n));
     expect(group?.window.map(([t]) => t)).toEqual(ns);
   });

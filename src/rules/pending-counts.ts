@@ -102,14 +102,6 @@ export class PendingCounts {
     return emptied;
   }
 
-  /** Every group, as the state repository stores it. */
-  stored(): StoredGroupState[] {
-    const out: StoredGroupState[] = [];
-    for (const [ruleId, groups] of this.byRule)
-      for (const [account, times] of groups) out.push(toStored(ruleId, account, listOf(times) ?? []));
-    return out;
-  }
-
   /** The groups changed since the last call, as stored. */
   takeDirty(): StoredGroupState[] {
     const out: StoredGroupState[] = [];

@@ -6,37 +6,29 @@ import type { StoredGroupState } from './group-state.js';
 
 export interface RuleStateRepo {
   load(): EngineSnapshot;
-  /** Writes the changes and bumps the generation; returns the new generation. */
-  apply(changes: StateChanges): number;
-  /** Bumped by every apply: a caller that remembers it can tell that its last write was rolled back. */
-  generation(): number;
+  /** Writes the changes (inside the caller's transaction). */
+  apply(changes: StateChanges): void;
 }
 
 export function createRuleStateRepo(store: StateStore): RuleStateRepo {
   const { db } = store;
+  // rule_meta held a generation counter that nothing read: older databases lose it here.
   db.exec(`CREATE TABLE IF NOT EXISTS rule_group (
     key TEXT PRIMARY KEY,
     rule_id TEXT NOT NULL,
     state TEXT NOT NULL
   );
-  CREATE TABLE IF NOT EXISTS rule_meta (id INTEGER PRIMARY KEY CHECK (id = 1), generation INTEGER NOT NULL);
-  INSERT OR IGNORE INTO rule_meta (id, generation) VALUES (1, 0)`);
+  DROP TABLE IF EXISTS rule_meta`);
   const all = db.prepare<[], { state: string }>('SELECT state FROM rule_group ORDER BY key');
   const upsert = db.prepare<[string, string, string]>(
     'INSERT INTO rule_group (key, rule_id, state) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET rule_id = excluded.rule_id, state = excluded.state',
   );
   const remove = db.prepare<[string]>('DELETE FROM rule_group WHERE key = ?');
-  const bump = db.prepare('UPDATE rule_meta SET generation = generation + 1 WHERE id = 1');
-  const read = db.prepare<[], { generation: number }>('SELECT generation FROM rule_meta WHERE id = 1');
-  const generation = () => read.get()?.generation ?? 0;
   return {
     load: () => ({ version: 1, groups: all.all().map((row) => JSON.parse(row.state) as StoredGroupState) }),
     apply(changes) {
       for (const g of changes.upserts) upsert.run(g.key, g.ruleId, JSON.stringify(g));
       for (const key of changes.deletes) remove.run(key);
-      bump.run();
-      return generation();
     },
-    generation,
   };
 }

@@ -1,6 +1,7 @@
 // The status page: the status model (status-model.ts) laid out as one HTML document. Pure. Every value goes
 // through the `html` tag, which escapes it (html.ts); no script, no external resource: the page works under
 // `Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'`.
+import { dataTable } from './data-table.js';
 import { html, type SafeHtml } from './html.js';
 import { formatAgo, formatDuration, formatTime } from './format-status.js';
 import { STATUS_CSS } from './status-css.js';
@@ -78,18 +79,7 @@ function health(model: StatusModel): SafeHtml {
       <span>lag behind consensus: <strong>${lag}</strong></span>
       <span>tail strategy: <strong>${model.strategy ?? '—'}</strong></span>
     </div>
-    <table>
-      <thead>
-        <tr>
-          <th>check</th>
-          <th>state</th>
-          <th>detail</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
+    ${dataTable(['check', 'state', 'detail'], rows)}
   </section>`;
 }
 
@@ -115,19 +105,7 @@ function streams(model: StatusModel): SafeHtml {
       <span>p99: <strong>${formatDuration(summary.p99)}</strong></span>
       <span>max: <strong>${formatDuration(summary.max)}</strong></span>
     </div>
-    <table>
-      <thead>
-        <tr>
-          <th class="num">#</th>
-          <th>account</th>
-          <th>source</th>
-          <th class="num">staleness</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${body}
-      </tbody>
-    </table>
+    ${dataTable([{ num: '#' }, 'account', 'source', { num: 'staleness' }], body)}
     <nav class="pager">
       ${link(1, '« first')}${link(page - 1, '‹ stalest')}<span>page ${page} of ${pages}</span
       >${link(page + 1, 'fresher ›')}${link(pages, 'last »')}
@@ -153,22 +131,7 @@ function silences(model: StatusModel): SafeHtml {
   const table =
     model.silences.length === 0
       ? html`<p class="muted">no silence</p>`
-      : html`<table>
-          <thead>
-            <tr>
-              <th>id</th>
-              <th>state</th>
-              <th>matchers</th>
-              <th>starts</th>
-              <th>ends</th>
-              <th>created by</th>
-              <th>comment</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${body}
-          </tbody>
-        </table>`;
+      : dataTable(['id', 'state', 'matchers', 'starts', 'ends', 'created by', 'comment'], body);
   return html`<section id="silences">
     <h2>Silences (${model.silences.length})</h2>
     ${table}
@@ -190,20 +153,7 @@ function rules(model: StatusModel): SafeHtml {
   );
   return html`<section id="rules">
     <h2>Rules (${model.rules.length})</h2>
-    <table>
-      <thead>
-        <tr>
-          <th>rule</th>
-          <th>severity</th>
-          <th>source</th>
-          <th class="num">matches since start</th>
-          <th>last match</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${body}
-      </tbody>
-    </table>
+    ${dataTable(['rule', 'severity', 'source', { num: 'matches since start' }, 'last match'], body)}
   </section>`;
 }
 
@@ -224,19 +174,6 @@ function notifiers(model: StatusModel): SafeHtml {
   );
   return html`<section id="notifiers">
     <h2>Notifiers (${model.notifiers.length})</h2>
-    <table>
-      <thead>
-        <tr>
-          <th>notifier</th>
-          <th>kind</th>
-          <th class="num">outbox depth</th>
-          <th>state</th>
-          <th>last error</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${body}
-      </tbody>
-    </table>
+    ${dataTable(['notifier', 'kind', { num: 'outbox depth' }, 'state', 'last error'], body)}
   </section>`;
 }

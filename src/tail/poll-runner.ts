@@ -53,22 +53,9 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
     const stop = new AbortController();
     const signal = AbortSignal.any([round, stop.signal]);
     setMaxListeners(20, signal);
-    let hardStop: Error | undefined;
-    const run = async () => {
-      // The clock starts when the poll gets its slot, not while it queues for one.
-      const timer = setTimeout(() => {
-        hardStop = new Error(
-          `poll of ${key} still running after ${options.hardStopMs} ms (twice tail.max_poll_duration); stopped, its handed-over pages kept`,
-        );
-        stop.abort(hardStop);
-      }, options.hardStopMs);
-      timer.unref();
-      try {
-        await runPoll(key, poll, signal, () => hardStop);
-      } finally {
-        clearTimeout(timer);
-      }
-    };
+    // The clock starts when the poll gets its slot, not while it queues for one.
+    const run = () =>
+      withHardStop(key, options.hardStopMs, stop, (hardStop) => runPoll(key, poll, signal, hardStop));
     const done = slots.run(run).finally(() => inFlight.delete(key));
     inFlight.set(key, { done, stop });
     return done;
@@ -115,4 +102,26 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
       return taken;
     },
   };
+}
+
+/** Runs `fn` with a timer that aborts `stop` after `ms`; `fn` can tell whether it was that timer that stopped it. */
+async function withHardStop(
+  key: string,
+  ms: number,
+  stop: AbortController,
+  fn: (hardStop: () => Error | undefined) => Promise<void>,
+): Promise<void> {
+  let hardStop: Error | undefined;
+  const timer = setTimeout(() => {
+    hardStop = new Error(
+      `poll of ${key} still running after ${ms} ms (twice tail.max_poll_duration); stopped, its handed-over pages kept`,
+    );
+    stop.abort(hardStop);
+  }, ms);
+  timer.unref();
+  try {
+    await fn(() => hardStop);
+  } finally {
+    clearTimeout(timer);
+  }
 }

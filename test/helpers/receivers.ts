@@ -70,10 +70,15 @@ export function deliverySetup(
   slackExtra: Record<string, unknown> = {},
   extra: Partial<DeliveryWorkerOptions> = {},
 ) {
+  return deliverySetupFor(notifierConfigs(r, slackExtra), extra);
+}
+
+/** A delivery worker over the given notifiers, an in-memory outbox and a test clock. */
+export function deliverySetupFor(notifiers: Notifiers, extra: Partial<DeliveryWorkerOptions> = {}) {
   const clock = testClock();
   const logs = captureLogs();
   const deps = { now: clock.now, sleep: clock.sleep, logger: logs.logger, stdout: process.stdout };
-  const channels = createChannels(notifierConfigs(r, slackExtra), deps);
+  const channels = createChannels(notifiers, deps);
   const store = openStateStore({ dir: ':memory:' });
   const outbox = createOutbox(store, clock.now);
   const metrics = createMetrics();

@@ -15,18 +15,7 @@ export interface SampleOptions {
 
 export function sampleStatusInputs(options: SampleOptions = {}): StatusInputs {
   const { streams = 3, rules = 2, firing = 1, text = 'payroll' } = options;
-  const alert = (i: number): Alert =>
-    testAlert(
-      {
-        key: `rule-${i % rules}/${text}`,
-        ruleId: `rule-${i % rules}`,
-        summary: `Large debit: ${text}`,
-        account: { id: `0.0.${1000 + i}`, name: text, labels: { team: text } },
-        labels: { team: text },
-        records: [{ kind: 'transaction', consensusTimestamp: '1764072000.000000001', memo: text }],
-      },
-      i + 1,
-    );
+  const alert = (i: number): Alert => sampleAlert(i, rules, text);
   return {
     now: SAMPLE_NOW,
     version: '1.2.3',
@@ -46,20 +35,7 @@ export function sampleStatusInputs(options: SampleOptions = {}): StatusInputs {
     firing: Array.from({ length: firing }, (_, i) => alert(i)),
     firingTotal: firing,
     recent: Array.from({ length: Math.min(firing, 20) }, (_, i) => alert(i)),
-    silences: [
-      {
-        id: 'config-1',
-        matchers: [
-          { name: 'rule', value: 'rule-0' },
-          { name: 'notifier', value: 'ops-slack' },
-        ],
-        startsAt: '',
-        endsAt: new Date(SAMPLE_NOW + 3_600_000).toISOString(),
-        createdBy: 'config file',
-        comment: text,
-        readOnly: true,
-      },
-    ],
+    silences: [sampleSilence(text)],
     acks: [],
     rules: Array.from({ length: rules }, (_, i) => ({
       id: `rule-${i}`,
@@ -76,5 +52,36 @@ export function sampleStatusInputs(options: SampleOptions = {}): StatusInputs {
       },
       { name: 'pager', kind: 'webhook', depth: 0, pausedUntil: SAMPLE_NOW + 30_000 },
     ],
+  };
+}
+
+/** Firing alert number `i`, spread over `rules` rules, with `text` in every ledger-controlled field. */
+function sampleAlert(i: number, rules: number, text: string): Alert {
+  return testAlert(
+    {
+      key: `rule-${i % rules}/${text}`,
+      ruleId: `rule-${i % rules}`,
+      summary: `Large debit: ${text}`,
+      account: { id: `0.0.${1000 + i}`, name: text, labels: { team: text } },
+      labels: { team: text },
+      records: [{ kind: 'transaction', consensusTimestamp: '1764072000.000000001', memo: text }],
+    },
+    i + 1,
+  );
+}
+
+/** A read-only silence from the config file, with `text` as its comment. */
+function sampleSilence(text: string): StatusInputs['silences'][number] {
+  return {
+    id: 'config-1',
+    matchers: [
+      { name: 'rule', value: 'rule-0' },
+      { name: 'notifier', value: 'ops-slack' },
+    ],
+    startsAt: '',
+    endsAt: new Date(SAMPLE_NOW + 3_600_000).toISOString(),
+    createdBy: 'config file',
+    comment: text,
+    readOnly: true,
   };
 }

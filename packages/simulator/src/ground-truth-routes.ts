@@ -49,11 +49,6 @@ export interface GroundTruthRouteOptions {
 }
 
 export function groundTruthRoutes(ledger: LivingLedger, options: GroundTruthRouteOptions = {}): Route[] {
-  const get = (pattern: string, handle: (request: RouteRequest) => RouteResponse): Route => ({
-    method: 'GET',
-    pattern,
-    handle,
-  });
   return [
     get('/_sim/transactions', (request) => {
       const q = query(request);
@@ -93,19 +88,28 @@ export function groundTruthRoutes(ledger: LivingLedger, options: GroundTruthRout
       const stats = ledger.stats();
       return json({ ...stats, nowNs: undefined, now: formatNs(stats.nowNs), ...options.extraStats?.() });
     }),
-    {
-      method: 'POST',
-      pattern: '/_sim/inject',
-      async handle(request) {
-        try {
-          const body = request.req ? await readBody(request.req) : Buffer.from('{}');
-          const spec = JSON.parse(body.toString('utf8')) as InjectSpec;
-          ledger.inject(spec);
-          return json({ queued: true }, 202);
-        } catch (err) {
-          return errorResponse(400, [`Invalid inject body: ${(err as Error).message}`]);
-        }
-      },
-    },
+    injectRoute(ledger),
   ];
+}
+
+function get(pattern: string, handle: (request: RouteRequest) => RouteResponse): Route {
+  return { method: 'GET', pattern, handle };
+}
+
+/** POST /_sim/inject: queues a record described by the body (InjectSpec). */
+function injectRoute(ledger: LivingLedger): Route {
+  return {
+    method: 'POST',
+    pattern: '/_sim/inject',
+    async handle(request) {
+      try {
+        const body = request.req ? await readBody(request.req) : Buffer.from('{}');
+        const spec = JSON.parse(body.toString('utf8')) as InjectSpec;
+        ledger.inject(spec);
+        return json({ queued: true }, 202);
+      } catch (err) {
+        return errorResponse(400, [`Invalid inject body: ${(err as Error).message}`]);
+      }
+    },
+  };
 }

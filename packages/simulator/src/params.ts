@@ -130,3 +130,9 @@ export function effectiveOrder(filters: readonly Filter[], fallback: 'asc' | 'de
   const order = lastValue(filters, 'order');
   return order === 'asc' || order === 'desc' ? order : fallback;
 }
+
+/** The paging parameters of every listing, validated alike: limit and order. */
+export const PAGING_VALIDATORS: readonly (readonly [string, (filter: Filter) => boolean])[] = [
+  ['limit', isValidLimit],
+  ['order', isValidOrder],
+];

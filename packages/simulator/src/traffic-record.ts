@@ -4,7 +4,7 @@
 import { RESULT_CODE_NAMES } from '@ledger-sentinel/ledger-model/result-codes';
 import { transactionTypeName } from '@ledger-sentinel/ledger-model/transaction-types';
 import type { SimTransaction } from './store.js';
-import { STAKING_REWARD_ACCOUNT } from './traffic-population.js';
+import { FEE_COLLECTOR, STAKING_REWARD_ACCOUNT } from './traffic-population.js';
 
 export interface Leg {
   readonly account: number;
@@ -91,11 +91,32 @@ function sortTokenLegs(legs: readonly TokenLeg[]): TokenLeg[] {
 export function buildTransaction(draft: TxDraft): SimTransaction {
   const legs = netLegs(draft.legs);
   const tokenLegs = sortTokenLegs(draft.tokenLegs);
+  const json = transactionJson(draft, legs, tokenLegs);
+  return {
+    consensusTimestamp: draft.consensusNs,
+    payer: BigInt(draft.payer),
+    type: draft.type,
+    result: draft.result,
+    nonce: draft.nonce,
+    parentConsensusTimestamp: draft.parentNs,
+    validStartNs: draft.idValidStartNs,
+    transfers: legs.map((l) => ({ account: BigInt(l.account), amount: l.amount })),
+    tokenTransfers: tokenLegs.map((t) => ({
+      account: BigInt(t.account),
+      amount: t.amount,
+      tokenId: BigInt(t.token),
+    })),
+    json,
+  };
+}
+
+/** The record as the service sends it. */
+function transactionJson(draft: TxDraft, legs: readonly Leg[], tokenLegs: readonly TokenLeg[]) {
   const paysRewards = legs.some((l) => l.account === STAKING_REWARD_ACCOUNT);
   const validStart = formatNs(draft.validStartNs);
   const idStart = formatNs(draft.idValidStartNs).split('.');
-  // One literal on purpose (longer than 60 lines): its key order is the wire field order of the service.
-  const json = {
+  // One literal on purpose: its key order is the wire field order of the service.
+  return {
     batch_key: draft.batchKey,
     bytes: null,
     charged_tx_fee: wireAmount(draft.fee),
@@ -105,13 +126,7 @@ export function buildTransaction(draft: TxDraft): SimTransaction {
     max_fee: '100000000',
     memo_base64: draft.memoBase64,
     name: transactionTypeName(draft.type),
-    nft_transfers: draft.nftLegs.map((n) => ({
-      is_approval: false,
-      receiver_account_id: n.receiver === null ? null : entity(n.receiver),
-      sender_account_id: n.sender === null ? null : entity(n.sender),
-      serial_number: n.serial,
-      token_id: entity(n.token),
-    })),
+    nft_transfers: draft.nftLegs.map(nftJson),
     node: entity(draft.node),
     nonce: draft.nonce,
     parent_consensus_timestamp: draft.parentNs === null ? null : formatNs(draft.parentNs),
@@ -136,20 +151,25 @@ export function buildTransaction(draft: TxDraft): SimTransaction {
     valid_duration_seconds: '120',
     valid_start_timestamp: validStart,
   };
+}
+
+function nftJson(n: TxDraft['nftLegs'][number]) {
   return {
-    consensusTimestamp: draft.consensusNs,
-    payer: BigInt(draft.payer),
-    type: draft.type,
-    result: draft.result,
-    nonce: draft.nonce,
-    parentConsensusTimestamp: draft.parentNs,
-    validStartNs: draft.idValidStartNs,
-    transfers: legs.map((l) => ({ account: BigInt(l.account), amount: l.amount })),
-    tokenTransfers: tokenLegs.map((t) => ({
-      account: BigInt(t.account),
-      amount: t.amount,
-      tokenId: BigInt(t.token),
-    })),
-    json,
+    is_approval: false,
+    receiver_account_id: n.receiver === null ? null : entity(n.receiver),
+    sender_account_id: n.sender === null ? null : entity(n.sender),
+    serial_number: n.serial,
+    token_id: entity(n.token),
   };
+}
+
+/** The fee debited from the payer, a twentieth to the node, the rest to the fee collector. */
+export function feeLegs(payer: number, node: number, fee: bigint): Leg[] {
+  if (fee === 0n) return [];
+  const nodeFee = fee / 20n;
+  return [
+    { account: payer, amount: -fee },
+    { account: node, amount: nodeFee },
+    { account: FEE_COLLECTOR, amount: fee - nodeFee },
+  ];
 }

@@ -9,7 +9,6 @@ import { buildTrace } from './traffic-actions.js';
 import { FAILURES, pickType, TRANSACTION_MIX, type MixType } from './traffic-mix.js';
 import {
   createPopulation,
-  FEE_COLLECTOR,
   newContract,
   NODES,
   STAKING_REWARD_ACCOUNT,
@@ -17,8 +16,9 @@ import {
   type SimAccount,
   type SimContract,
 } from './traffic-population.js';
-import { buildTransaction, resultCode, type Leg, type TxDraft } from './traffic-record.js';
-import { buildShape, otherAccount, sampleAmount, type ShapeBody } from './traffic-shapes.js';
+import { followers } from './traffic-followers.js';
+import { buildTransaction, feeLegs, resultCode, type Leg, type TxDraft } from './traffic-record.js';
+import { buildShape, sampleAmount, type ShapeBody } from './traffic-shapes.js';
 
 export const MAX_RECORDS_PER_CALL = 8;
 
@@ -70,7 +70,8 @@ export interface Traffic {
   generate(baseNs: bigint, overrides?: RecordOverrides): GeneratedRecord[];
 }
 
-interface State {
+/** The generator's state: its random stream, population and the ids it must come back to. */
+export interface State {
   readonly rng: Rng;
   readonly population: Population;
   readonly options: Required<Omit<TrafficOptions, 'seed'>>;
@@ -147,21 +148,11 @@ function generateLogical(state: State, baseNs: bigint, o: RecordOverrides): Gene
   return extra.length === 0 ? [parentRecord] : [parentRecord, ...extra];
 }
 
-interface Common {
+export interface Common {
   readonly payer: SimAccount;
   readonly id: { payer: number; validStartNs: bigint };
   readonly node: number;
   readonly resultName: string;
-}
-
-function feeLegs(payer: number, node: number, fee: bigint): Leg[] {
-  if (fee === 0n) return [];
-  const nodeFee = fee / 20n;
-  return [
-    { account: payer, amount: -fee },
-    { account: node, amount: nodeFee },
-    { account: FEE_COLLECTOR, amount: fee - nodeFee },
-  ];
 }
 
 function baseRecord(
@@ -281,105 +272,4 @@ function withTrace(
     entities: [...record.entities, ...created.map(contractEntity)],
     contracts: created,
   };
-}
-
-/** Records that follow the parent: contract children, scheduled executions, batch inner transactions. */
-function followers(
-  state: State,
-  parent: GeneratedRecord & { draft: TxDraft },
-  type: MixType,
-  success: boolean,
-  baseNs: bigint,
-  common: Common,
-): GeneratedRecord[] {
-  const { rng } = state;
-  if (!success) return [];
-  const out: GeneratedRecord[] = [];
-  const child = (n: number, draft: Partial<TxDraft>) => {
-    const to = otherAccount(rng, state.population, parent.draft.payer).num;
-    const amount = sampleAmount(rng);
-    const from = draft.payer ?? parent.draft.entityId ?? parent.draft.payer;
-    const fee = draft.fee ?? 0n;
-    const full: TxDraft = {
-      ...parent.draft,
-      type: 14,
-      result: resultCode('SUCCESS'),
-      consensusNs: baseNs + BigInt(n),
-      fee,
-      legs: [
-        { account: from, amount: -amount },
-        { account: to, amount },
-        ...feeLegs(from, parent.draft.node, fee),
-      ],
-      tokenLegs: [],
-      nftLegs: [],
-      stakingRewards: [],
-      memoBase64: '',
-      entityId: null,
-      hash: rng.bytes(48),
-      ...draft,
-    };
-    out.push({
-      tx: buildTransaction(full),
-      actions: [],
-      rewards: [],
-      contractHash: null,
-      entities: [],
-      contracts: [],
-    });
-  };
-  if (type.shape === 'contract-call' && rng.chance(0.2)) {
-    const count = rng.between(1, 3);
-    for (let n = 1; n <= count; n++) child(n, { nonce: n, parentNs: baseNs });
-  } else if (type.shape === 'schedule-create' || type.shape === 'schedule-sign') {
-    scheduled(state, type, common, child);
-  } else if (type.shape === 'batch') {
-    batchInner(state, baseNs, common, child);
-  }
-  return out;
-}
-
-type ChildMaker = (n: number, draft: Partial<TxDraft>) => void;
-
-/** Two inner transactions of an atomic batch: their own payers and ids, the batch as parent, a batch_key. */
-function batchInner(state: State, baseNs: bigint, common: Common, child: ChildMaker): void {
-  const { rng } = state;
-  for (let n = 1; n <= 2; n++) {
-    const inner = rng.pick(state.population.accounts).num;
-    const validStartNs = baseNs - BigInt(rng.between(1_000_000_000, 5_000_000_000));
-    const fee = BigInt(rng.between(60_000, 500_000));
-    const to = otherAccount(rng, state.population, inner).num;
-    child(n, {
-      payer: inner,
-      idPayer: inner,
-      validStartNs,
-      idValidStartNs: validStartNs,
-      parentNs: baseNs,
-      fee,
-      batchKey: `0x1220${rng.bytes(32).toString('hex')}`,
-      legs: [
-        ...feeLegs(inner, common.node, fee),
-        { account: inner, amount: -1000n },
-        { account: to, amount: 1000n },
-      ],
-    });
-  }
-}
-
-function scheduled(state: State, type: MixType, common: Common, child: ChildMaker): void {
-  const { rng } = state;
-  if (type.shape === 'schedule-create' && rng.chance(0.5)) {
-    state.pendingSchedules.push(common.id);
-    return;
-  }
-  const id = type.shape === 'schedule-create' ? common.id : state.pendingSchedules.shift();
-  if (!id) return;
-  child(1, {
-    payer: id.payer,
-    idPayer: id.payer,
-    validStartNs: id.validStartNs,
-    idValidStartNs: id.validStartNs,
-    scheduled: true,
-    fee: BigInt(rng.between(60_000, 2_500_000)),
-  });
 }

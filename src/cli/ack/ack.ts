@@ -1,15 +1,8 @@
 // `ledger-sentinel ack <id>`: acknowledges an alert of a running daemon, over its API (docs/cli.md): its repeats
 // stop until it resolves or the ack expires.
-import { parseArgs } from 'node:util';
-import {
-  API_OPTIONS_USAGE,
-  API_PARSE_OPTIONS,
-  apiTarget,
-  callApi,
-  refusal,
-  withApi,
-} from '../../api/api-client.js';
+import { API_OPTIONS_USAGE, callApi, refusal, withApi } from '../../api/api-client.js';
 import { parseDuration } from '../../config/duration.js';
+import { apiUsageError, parseApiCommand } from '../shared/api-command.js';
 import type { CliContext, Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel ack [options] <id>
@@ -33,27 +26,20 @@ export const ack: Command = {
   summary: 'acknowledge an alert of a running daemon: its repeats stop (over its API)',
   usage: USAGE,
   async run(ctx) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: [...ctx.argv],
-        options: {
-          ...API_PARSE_OPTIONS,
-          author: { type: 'string' },
-          comment: { type: 'string', default: '' },
-          expires: { type: 'string' },
-        },
-        strict: true,
-        allowPositionals: true,
-      });
-    } catch (err) {
-      return usageError(ctx, (err as Error).message);
-    }
-    const { values, positionals } = parsed;
-    const [id] = positionals;
-    if (id === undefined || positionals.length > 1) return usageError(ctx, 'expected one alert id');
-    const target = apiTarget(values, ctx.env, ctx.cwd);
-    if (typeof target === 'string') return usageError(ctx, target);
+    const parsed = parseApiCommand(
+      ctx,
+      'ack',
+      {
+        author: { type: 'string' },
+        comment: { type: 'string', default: '' },
+        expires: { type: 'string' },
+      },
+      true,
+      (positionals) => (positionals.length === 1 ? undefined : 'expected one alert id'),
+    );
+    if (typeof parsed === 'number') return parsed;
+    const { values, positionals, target } = parsed;
+    const id = positionals[0] as string;
     const author = values.author ?? ctx.env.USER ?? ctx.env.USERNAME;
     if (!author) return usageError(ctx, 'say who acknowledges with --author');
     const expiresMs = values.expires === undefined ? undefined : parseDuration(values.expires);
@@ -74,6 +60,5 @@ export const ack: Command = {
 };
 
 function usageError(ctx: CliContext, message: string): number {
-  ctx.stderr.write(`ledger-sentinel ack: ${message}. Run ledger-sentinel ack --help.\n`);
-  return 2;
+  return apiUsageError(ctx, 'ack', message);
 }

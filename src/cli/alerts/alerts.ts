@@ -1,15 +1,7 @@
 // `ledger-sentinel alerts`: the alerts of a running daemon, over its API (docs/cli.md), like `amtool alert`.
-import { parseArgs } from 'node:util';
-import {
-  API_OPTIONS_USAGE,
-  API_PARSE_OPTIONS,
-  apiTarget,
-  callApi,
-  refusal,
-  table,
-  withApi,
-} from '../../api/api-client.js';
+import { API_OPTIONS_USAGE, callApi, refusal, table, withApi } from '../../api/api-client.js';
 import type { AlertEntry } from '../../delivery/alert-view.js';
+import { parseApiCommand } from '../shared/api-command.js';
 import type { Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel alerts [options]
@@ -33,32 +25,19 @@ export const alerts: Command = {
   summary: 'list the alerts of a running daemon (over its API)',
   usage: USAGE,
   async run(ctx) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: [...ctx.argv],
-        options: {
-          ...API_PARSE_OPTIONS,
-          rule: { type: 'string' },
-          account: { type: 'string' },
-          severity: { type: 'string' },
-          state: { type: 'string' },
-        },
-        strict: true,
-        allowPositionals: false,
-      });
-    } catch (err) {
-      ctx.stderr.write(
-        `ledger-sentinel alerts: ${(err as Error).message}. Run ledger-sentinel alerts --help.\n`,
-      );
-      return 2;
-    }
-    const { values } = parsed;
-    const target = apiTarget(values, ctx.env, ctx.cwd);
-    if (typeof target === 'string') {
-      ctx.stderr.write(`ledger-sentinel alerts: ${target}. Run ledger-sentinel alerts --help.\n`);
-      return 2;
-    }
+    const parsed = parseApiCommand(
+      ctx,
+      'alerts',
+      {
+        rule: { type: 'string' },
+        account: { type: 'string' },
+        severity: { type: 'string' },
+        state: { type: 'string' },
+      },
+      false,
+    );
+    if (typeof parsed === 'number') return parsed;
+    const { values, target } = parsed;
     const query = new URLSearchParams();
     for (const name of ['rule', 'account', 'severity', 'state'] as const) {
       const value = values[name];

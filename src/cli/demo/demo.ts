@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../../app/create-app.js';
 import { printIssues } from '../shared/print-issues.js';
-import { waitForAbort } from '../shared/wait-for-abort.js';
+import { waitForAbort } from '../../ledger/wait-for-abort.js';
 import { DEMO_CONFIG, DEMO_CONFIG_FILE, EXAMPLE_RULES_DIR } from './demo-config.js';
 import { playScenario } from './scenario.js';
 import { startDemoSlackSink } from './slack-sink.js';

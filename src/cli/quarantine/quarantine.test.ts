@@ -1,22 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { captureCli } from '../../../test/helpers/capture-cli.js';
 import { openStateStore } from '../../state/store.js';
 import { createQuarantine } from '../../tail/quarantine.js';
 import { quarantine } from './quarantine.js';
 
 async function run(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const signal = new AbortController().signal;
-  const code = await quarantine.run({ argv, env: {}, stdout, stderr, cwd: '/', signal });
-  return { code, out, err };
+  const c = captureCli(argv, {}, '/');
+  const code = await quarantine.run(c.ctx);
+  return { code, out: c.out(), err: c.err() };
 }
 
 const RECORD = {

@@ -2,26 +2,14 @@
 // covered against the real daemon in test/integration/daemon-api.test.ts.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
+import { captureCli } from '../../../test/helpers/capture-cli.js';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli.js';
 
 async function run(argv: string[], env: Record<string, string> = { USER: 'tester' }) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const code = await runCli({
-    argv,
-    env,
-    stdout,
-    stderr,
-    cwd: process.cwd(),
-    signal: new AbortController().signal,
-  });
-  return { code, out, err };
+  const c = captureCli(argv, env);
+  const code = await runCli(c.ctx);
+  return { code, out: c.out(), err: c.err() };
 }
 
 describe('the API subcommands', () => {

@@ -13,6 +13,7 @@ import {
 import type { SilenceJson } from '../../api/silences-api.js';
 import { parseDuration } from '../../config/duration.js';
 import { formatMatcher, matcherOp, parseMatcher, type Matcher } from '../../delivery/matchers.js';
+import { apiUsageError } from '../shared/api-command.js';
 import type { CliContext, Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel silence add [options] <matcher>...
@@ -86,8 +87,7 @@ export const silence: Command = {
 };
 
 function usageError(ctx: CliContext, message: string): number {
-  ctx.stderr.write(`ledger-sentinel silence: ${message}. Run ledger-sentinel silence --help.\n`);
-  return 2;
+  return apiUsageError(ctx, 'silence', message);
 }
 
 async function add(ctx: CliContext, target: ApiTarget, parsed: Parsed, texts: string[]): Promise<number> {

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import type { CliContext, Command } from '../command.js';
 import { parseDuration } from '../../config/duration.js';
+import { waitForAbort } from '../../ledger/wait-for-abort.js';
 import type { FaultProfile } from '@ledger-sentinel/simulator/faults';
 import type { ServiceVersion } from '@ledger-sentinel/simulator/service-version';
 import { loadSimulator, type Simulator } from '../shared/load-simulator.js';
@@ -168,9 +169,7 @@ export const simulate: Command = {
       ctx.stderr.write(`ledger-sentinel simulate: ${(err as Error).message}\n`);
       return 1;
     }
-    if (!ctx.signal.aborted) {
-      await new Promise<void>((done) => ctx.signal.addEventListener('abort', () => done(), { once: true }));
-    }
+    await waitForAbort(ctx.signal);
     await close();
     return 0;
   },

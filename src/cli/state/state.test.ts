@@ -2,8 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { captureCli } from '../../../test/helpers/capture-cli.js';
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { openStateStore } from '../../state/store.js';
 import { TailState } from '../../tail/tail-state.js';
@@ -40,15 +40,9 @@ function cursorsIn(dir: string) {
 }
 
 async function cli(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const ctx = { argv, env: {}, stdout, stderr, cwd: process.cwd(), signal: new AbortController().signal };
-  const code = await runCli(ctx);
-  return { code, out, err };
+  const c = captureCli(argv);
+  const code = await runCli(c.ctx);
+  return { code, out: c.out(), err: c.err() };
 }
 
 describe('ledger-sentinel state', () => {

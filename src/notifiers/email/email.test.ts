@@ -1,15 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSmtpServer, type SmtpSink } from '../../../test/helpers/smtp.js';
-import { createMetrics } from '../../observability/metrics.js';
-import { openStateStore } from '../../state/store.js';
-import { createChannels } from '../../delivery/channels.js';
-import { createDeliveryWorker } from '../../delivery/delivery-worker.js';
-import { createOutbox } from '../../delivery/outbox.js';
 import { createPacers } from '../../delivery/pacer.js';
 import { Notifiers } from '../schema.js';
 import { testAlert, testRecord } from '../../../test/helpers/alerts.js';
 import { testClock } from '../../../test/helpers/clock.js';
 import { captureLogs } from '../../../test/helpers/log-capture.js';
+import { deliverySetupFor } from '../../../test/helpers/receivers.js';
 import { email } from './email.js';
 
 let smtp: SmtpSink;
@@ -100,8 +96,6 @@ describe('email notifier against a real SMTP server', () => {
   it('delivers after the server refused: the worker retries and the mail arrives once', async () => {
     smtp = await startSmtpServer({ auth: AUTH });
     smtp.refuseNext(2, 451);
-    const clock = testClock();
-    const logs = captureLogs();
     const config = Notifiers.parse({
       mail: {
         kind: 'email',
@@ -115,22 +109,7 @@ describe('email notifier against a real SMTP server', () => {
         group_wait: '0s',
       },
     });
-    const channels = createChannels(config, {
-      now: clock.now,
-      sleep: clock.sleep,
-      logger: logs.logger,
-      stdout: process.stdout,
-    });
-    const outbox = createOutbox(openStateStore({ dir: ':memory:' }), clock.now);
-    const worker = createDeliveryWorker({
-      outbox,
-      channels,
-      now: clock.now,
-      sleep: clock.sleep,
-      random: () => 0,
-      logger: logs.logger,
-      metrics: createMetrics(),
-    });
+    const { clock, logs, outbox, worker } = deliverySetupFor(config);
     outbox.enqueue(testAlert(), ['mail']);
 
     for (let pass = 0; pass < 3; pass++) {

@@ -48,14 +48,7 @@ describe('memo regex with the prefix check: the regex alone decides', () => {
   it.each(REGEXES.flatMap((regex) => MEMOS.map((text) => [regex, text] as const)))(
     '%s on %j',
     (regex, text) => {
-      const predicate = memo.compile({ regex, ignore_case: false }, { compileTree: () => () => true });
-      const facts = new Facts({
-        source: 'transactions',
-        record: tx({ memo_base64: base64(text) }),
-        account: WATCHED,
-      });
-
-      const verdict = predicate(facts);
+      const verdict = regexVerdict(regex, text);
 
       expect(verdict).toBe(new RegExp(regex, 'u').test(text));
     },
@@ -70,15 +63,16 @@ describe('memo regex on RE2: catastrophic-backtracking patterns answer on hostil
     ['(x+x+)+y', 'x'.repeat(1024), false],
     ['^(a|a)*$', 'a'.repeat(1024), true],
   ])('%s on %j', (regex, text, expected) => {
-    const predicate = memo.compile({ regex, ignore_case: false }, { compileTree: () => () => true });
-    const facts = new Facts({
-      source: 'transactions',
-      record: tx({ memo_base64: base64(text) }),
-      account: WATCHED,
-    });
-
-    const verdict = predicate(facts);
+    const verdict = regexVerdict(regex, text);
 
     expect(verdict).toBe(expected);
   });
 });
+
+/** What a memo condition with this regex answers on a transaction with this memo. */
+function regexVerdict(regex: string, text: string): boolean | undefined {
+  const predicate = memo.compile({ regex, ignore_case: false }, { compileTree: () => () => true });
+  return predicate(
+    new Facts({ source: 'transactions', record: tx({ memo_base64: base64(text) }), account: WATCHED }),
+  );
+}

@@ -7,7 +7,7 @@ import { QUERYABLE_TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/trans
 import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { encodeBase32 } from '../bytes.js';
 import { serializeJson } from '../json.js';
-import { isValidLimit, isValidOrder, isValidTimestamp, type Filter } from '../params.js';
+import { isValidTimestamp, type Filter, PAGING_VALIDATORS } from '../params.js';
 import type { RouteResponse } from '../response.js';
 import type { Route, RouteRequest } from '../server.js';
 import type { SimEntity } from '../store.js';
@@ -15,8 +15,7 @@ import { firstPass } from './first-pass.js';
 import { resolveAccount } from './rewards.js';
 
 const VALIDATORS: ReadonlyMap<string, (filter: Filter) => boolean> = new Map([
-  ['limit', isValidLimit],
-  ['order', isValidOrder],
+  ...PAGING_VALIDATORS,
   ['timestamp', isValidTimestamp],
   ['transactiontype', (f: Filter) => QUERYABLE_TRANSACTION_TYPES.has(f.value.toUpperCase())],
   ['transactions', (f: Filter) => f.op === 'eq' && (f.value === 'true' || f.value === 'false')],

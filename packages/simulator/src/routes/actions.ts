@@ -1,6 +1,6 @@
 // GET /api/v1/contracts/results/{transactionIdOrHash}/actions (docs/ledger-api.md §3.3, 10): query, path, lookup.
 import { buildNextLink } from '../links.js';
-import { effectiveLimit, effectiveOrder, isValidLimit, isValidOrder, type Filter } from '../params.js';
+import { effectiveLimit, effectiveOrder, type Filter, PAGING_VALIDATORS } from '../params.js';
 import { errorResponse, pageResponse, type RouteResponse } from '../response.js';
 import type { Route, RouteRequest } from '../server.js';
 import { firstPass } from './first-pass.js';
@@ -8,8 +8,7 @@ import { serializeJson } from '../json.js';
 
 const VALIDATORS: ReadonlyMap<string, (filter: Filter) => boolean> = new Map([
   ['index', isValidIndex],
-  ['limit', isValidLimit],
-  ['order', isValidOrder],
+  ...PAGING_VALIDATORS,
 ]);
 
 /** Upstream isNumeric (parseFloat and isFinite) and >= 0: decimals and exponents pass (docs/ledger-api.md §3.3). */

@@ -5,10 +5,9 @@ import { buildNextLink } from '../links.js';
 import {
   effectiveLimit,
   effectiveOrder,
-  isValidLimit,
-  isValidOrder,
   isValidTimestamp,
   type Filter,
+  PAGING_VALIDATORS,
 } from '../params.js';
 import { errorResponse, pageResponse, type RouteResponse } from '../response.js';
 import type { Route, RouteRequest } from '../server.js';
@@ -17,8 +16,7 @@ import { serializeJson } from '../json.js';
 import type { SimReward } from '../store.js';
 
 const VALIDATORS: ReadonlyMap<string, (filter: Filter) => boolean> = new Map([
-  ['limit', isValidLimit],
-  ['order', isValidOrder],
+  ...PAGING_VALIDATORS,
   ['timestamp', isValidTimestamp],
 ]);
 

@@ -6,10 +6,9 @@ import { buildNextLink } from '../links.js';
 import {
   effectiveLimit,
   effectiveOrder,
-  isValidLimit,
-  isValidOrder,
   isValidTimestamp,
   type Filter,
+  PAGING_VALIDATORS,
 } from '../params.js';
 import { bufferPageResponse, errorResponse, type RouteResponse } from '../response.js';
 import type { Route, RouteRequest } from '../server.js';
@@ -18,8 +17,7 @@ import { buildTransactionsQuery } from './transactions-query.js';
 
 const VALIDATORS: ReadonlyMap<string, (filter: Filter) => boolean> = new Map([
   ['account.id', (f: Filter) => parseIdOrEvm(f.value).ok || rangeError(f)],
-  ['limit', isValidLimit],
-  ['order', isValidOrder],
+  ...PAGING_VALIDATORS,
   ['result', (f: Filter) => f.value === 'success' || f.value === 'fail'],
   ['timestamp', isValidTimestamp],
   ['transactiontype', (f: Filter) => QUERYABLE_TRANSACTION_TYPES.has(f.value.toUpperCase())],

@@ -1,0 +1,40 @@
+// The firing transition of a group state, and the alert it sends.
+import type { Alert } from './alert.js';
+import { buildAlert } from './build-alert.js';
+import type { CompiledRule, RuleSet } from './compile.js';
+import type { Facts } from './facts.js';
+import type { GroupState } from './group-state.js';
+import { accountUrlOf, fireWords } from './transition-words.js';
+
+export type Annotations = Readonly<Record<string, string>> | undefined;
+
+/**
+ * `startsNs` (the alert's start, part of its id) is the record's own time; `nowNs` the state time. They differ
+ * only for a record from the future (Facts.stateTimeNs), whose alert must not take the id of another's.
+ */
+export function fireAlert(
+  ruleSet: RuleSet,
+  rule: CompiledRule,
+  s: GroupState,
+  at: { nowNs: bigint; startsNs?: bigint },
+  view: Record<string, unknown>,
+  ann: Annotations,
+  f?: Facts,
+): Alert {
+  const { nowNs, startsNs = nowNs } = at;
+  if (!s.firing || !rule.window) {
+    s.startsNs = startsNs;
+    s.repeats = 0;
+  } else s.repeats++;
+  s.firing = true;
+  // A late (older) record may fire too; the throttle keeps counting from the newest notification.
+  if (s.lastSentNs === undefined || nowNs > s.lastSentNs) s.lastSentNs = nowNs;
+  const words = fireWords(rule, s, f, nowNs, ruleSet.explorerLink);
+  const accountUrl = accountUrlOf(ruleSet, s);
+  return buildAlert({ rule, state: s, status: 'firing', view, annotations: ann, ...words, accountUrl });
+}
+
+/** The view of an alert no record caused (a tick): just the account. */
+export function syntheticView(s: GroupState): Record<string, unknown> {
+  return { account: s.account ?? { id: s.group.account ?? '', name: s.group.account ?? '', labels: {} } };
+}

@@ -1,0 +1,33 @@
+// The resolving transition of a group state, and the alert it sends.
+import type { Alert } from './alert.js';
+import { buildAlert } from './build-alert.js';
+import type { CompiledRule, RuleSet } from './compile.js';
+import type { Facts } from './facts.js';
+import { NONE, type GroupState } from './group-state.js';
+import { accountUrlOf, resolveWords } from './transition-words.js';
+
+export function resolveAlert(
+  ruleSet: RuleSet,
+  rule: CompiledRule,
+  s: GroupState,
+  nowNs: bigint,
+  view: Record<string, unknown>,
+  f?: Facts,
+  quietSince?: bigint,
+): Alert {
+  s.firing = false;
+  const words = resolveWords(rule, s, { f, nowNs, quietSince }, ruleSet.explorerLink);
+  const accountUrl = accountUrlOf(ruleSet, s);
+  const alert = buildAlert({
+    rule,
+    state: s,
+    status: 'resolved',
+    view,
+    endsNs: nowNs,
+    ...words,
+    accountUrl,
+  });
+  s.records = NONE;
+  s.matchCount = 0;
+  return alert;
+}

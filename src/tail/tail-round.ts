@@ -1,0 +1,91 @@
+// One round of the tailer: a poll of every stream that is not backing off and has no poll in flight.
+import { setMaxListeners } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
+import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
+import { waitForAbort } from '../ledger/wait-for-abort.js';
+import { pollAccountStream, type PollResult } from './account-tailer.js';
+import { probeHead } from './probe-head.js';
+import { startTail } from './start-tail.js';
+import type { Strategy } from './strategy.js';
+import { type AccountStream, GLOBAL_STREAM } from './streams.js';
+import { staleness } from './stream-staleness.js';
+import { cheapestStrategy, costInputs, coveredStreams, switchStrategy } from './switch-strategy.js';
+import type { RoundReport } from './tailer.js';
+import type { TailerState } from './tailer-state.js';
+
+export async function tailRound(t: TailerState, outer: AbortSignal): Promise<RoundReport> {
+  const { config, ctx, polls } = t;
+  // Each in-flight request listens on the signal; more than Node's default 10 is expected here.
+  const signal = AbortSignal.any([outer]);
+  setMaxListeners(config.concurrency * 4 + 10, signal);
+  let probed: number | undefined;
+  if (t.current === undefined) probed = await startTail(t, signal);
+  else if (config.strategy === 'auto' && t.rounds % config.reevaluate_rounds === 0) {
+    const next = cheapestStrategy(t);
+    // A switch moves cursors, so never under a poll: the polls in flight are stopped (each keeps the pages
+    // it handed over) and the switch waits for them to settle.
+    if (next !== t.current) {
+      await polls.stopAll('tail strategy switch');
+      switchStrategy(t, next);
+    }
+  }
+  t.rounds += 1;
+  const strategy = t.current ?? 'per-account';
+  let pages = probed ?? 0;
+  // Per-account polls and the settled global read both settle against a fresh head; the immediate global
+  // read finds the head itself.
+  const probes = strategy === 'per-account' || config.global_mode === 'settled';
+  if (probes && probed === undefined) pages += await probeHead(ctx, signal, timestampFromMillis(t.clock()));
+  const launched = pollJobs(t, strategy)
+    .filter((job) => !polls.busy(job.key))
+    .map((job) => polls.launch(job.key, job.poll, signal));
+  await settledOrPatience(launched, config.poll_interval, signal);
+  if (signal.aborted) await polls.settled();
+  signal.throwIfAborted();
+  if (ctx.head.head !== undefined)
+    t.metrics?.lag.set(Number(timestampFromMillis(t.clock()) - ctx.head.head) / 1e9);
+  staleness(t);
+  t.capacity.update({
+    ...costInputs(t),
+    strategy,
+    uncoveredStreams: t.streams.length - coveredStreams(t),
+  });
+  const report = polls.takeTally();
+  return { strategy, ...report, pages: report.pages + pages };
+}
+
+/** Waits for the round's polls, but never longer than one poll_interval: a stuck stream holds up no other. */
+async function settledOrPatience(
+  launched: Promise<void>[],
+  patienceMs: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const stop = new AbortController();
+  const patience = delay(patienceMs, undefined, { signal: stop.signal, ref: false });
+  try {
+    await Promise.race([Promise.all(launched), patience, waitForAbort(signal)]);
+  } finally {
+    stop.abort();
+    await patience.catch(() => undefined);
+  }
+}
+
+function pollJobs(
+  t: TailerState,
+  strategy: Strategy,
+): { key: string; poll: (s: AbortSignal) => Promise<PollResult> }[] {
+  const now = t.clock();
+  const perAccount = t.streams
+    .filter((s) => (strategy === 'per-account' || !s.coveredByGlobal) && t.backoff.ready(s.key, now))
+    .sort((a, b) => byPriorityThenStaleness(t, a, b))
+    .map((s) => ({ key: s.key, poll: (signal: AbortSignal) => pollAccountStream(t.ctx, s, signal) }));
+  if (strategy === 'per-account' || !t.backoff.ready(GLOBAL_STREAM, now)) return perAccount;
+  return [{ key: GLOBAL_STREAM, poll: (signal) => t.globalTail.poll(signal) }, ...perAccount];
+}
+
+function byPriorityThenStaleness(t: TailerState, a: AccountStream, b: AccountStream): number {
+  if (a.account.priority !== b.account.priority) return b.account.priority - a.account.priority;
+  const ra = t.ctx.state.cursor(a.key)?.read ?? 0n;
+  const rb = t.ctx.state.cursor(b.key)?.read ?? 0n;
+  return ra < rb ? -1 : ra > rb ? 1 : 0;
+}
