@@ -12,7 +12,11 @@
 //   `safe` there. Each row is read once, and handed over `overlap` later than in immediate mode.
 import { rewardAccountId } from '@ledger-sentinel/ledger-model/entity-id';
 import type { Transaction } from '@ledger-sentinel/ledger-model/schema';
-import { formatTimestamp, parseTimestamp, timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
+import {
+  formatTimestamp,
+  parseTimestamp,
+  timestampFromMillis,
+} from '@ledger-sentinel/ledger-model/timestamp';
 import type { PollResult } from './account-tailer.js';
 import { newestTrusted } from './future-bound.js';
 import { matchAccounts, passesPushdown } from './match-account.js';
