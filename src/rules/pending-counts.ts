@@ -9,6 +9,7 @@
 import type { CompiledRule, CompiledWindow } from './compile.js';
 import { groupsByAccount, keyOf } from './group-key.js';
 import { MAX_RECORDS, type StoredGroupState } from './group-state.js';
+import { newWindowEntry, type WindowEntry } from './window-entry-cache.js';
 
 const BY_ACCOUNT = ['account'];
 
@@ -47,6 +48,8 @@ export class PendingCounts {
   private readonly byRule = new Map<string, Map<string, Times>>();
   /** rule id → accounts whose times changed since the last takeDirty(). */
   private readonly dirty = new Map<string, Set<string>>();
+
+  constructor(private readonly entry: WindowEntry = newWindowEntry) {}
 
   get(ruleId: string, account: string): readonly bigint[] | undefined {
     return listOf(this.byRule.get(ruleId)?.get(account));
@@ -106,7 +109,8 @@ export class PendingCounts {
   stored(): StoredGroupState[] {
     const out: StoredGroupState[] = [];
     for (const [ruleId, groups] of this.byRule)
-      for (const [account, times] of groups) out.push(toStored(ruleId, account, listOf(times) ?? []));
+      for (const [account, times] of groups)
+        out.push(toStored(ruleId, account, listOf(times) ?? [], this.entry));
     return out;
   }
 
@@ -116,7 +120,7 @@ export class PendingCounts {
     for (const [ruleId, accounts] of this.dirty)
       for (const account of accounts) {
         const times = this.get(ruleId, account);
-        if (times) out.push(toStored(ruleId, account, times));
+        if (times) out.push(toStored(ruleId, account, times, this.entry));
       }
     this.dirty.clear();
     return out;
@@ -170,7 +174,12 @@ function listOf(times: Times | undefined): readonly bigint[] | undefined {
   return typeof times === 'bigint' ? [times] : times;
 }
 
-function toStored(ruleId: string, account: string, times: readonly bigint[]): StoredGroupState {
+function toStored(
+  ruleId: string,
+  account: string,
+  times: readonly bigint[],
+  entry: WindowEntry,
+): StoredGroupState {
   return {
     key: pendingKey(ruleId, account),
     ruleId,
@@ -179,6 +188,6 @@ function toStored(ruleId: string, account: string, times: readonly bigint[]): St
     repeats: 0,
     matchCount: times.length,
     records: [],
-    window: times.map((t) => [t.toString(), '0'] as const),
+    window: times.map((t) => entry(t, undefined)),
   };
 }
