@@ -1,6 +1,11 @@
 // The state of one alert key (rule + group values): bigints in memory, decimal strings when stored (JSON).
 import type { AlertAccount, AlertRecord } from './alert.js';
-import { newWindowEntry, type StoredEntry, type WindowEntry } from './window-entry-cache.js';
+import {
+  newWindowEntry,
+  windowEntryCache,
+  type StoredEntry,
+  type WindowEntry,
+} from './window-entry-cache.js';
 
 export interface GroupState {
   readonly key: string;
@@ -106,6 +111,12 @@ export function storeGroupState(s: GroupState, entry: WindowEntry = newWindowEnt
     window: storedWindow(s, entry),
     lastSeenNs: s.lastSeenNs?.toString(),
   };
+}
+
+/** storeGroupState with its own bounded cache of window entries (one per engine). */
+export function groupStateStore(): (s: GroupState) => StoredGroupState {
+  const entry = windowEntryCache();
+  return (s) => storeGroupState(s, entry);
 }
 
 function storedWindow(s: GroupState, entry: WindowEntry): StoredEntry[] {

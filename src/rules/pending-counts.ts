@@ -9,7 +9,7 @@
 import type { CompiledRule, CompiledWindow } from './compile.js';
 import { groupsByAccount, keyOf } from './group-key.js';
 import { MAX_RECORDS, type StoredGroupState } from './group-state.js';
-import { newWindowEntry, type WindowEntry } from './window-entry-cache.js';
+import { windowEntryCache, type WindowEntry } from './window-entry-cache.js';
 
 const BY_ACCOUNT = ['account'];
 
@@ -49,7 +49,8 @@ export class PendingCounts {
   /** rule id → accounts whose times changed since the last takeDirty(). */
   private readonly dirty = new Map<string, Set<string>>();
 
-  constructor(private readonly entry: WindowEntry = newWindowEntry) {}
+  /** Stored window entries, shared between writes (window-entry-cache.ts). */
+  private readonly entry: WindowEntry = windowEntryCache();
 
   get(ruleId: string, account: string): readonly bigint[] | undefined {
     return listOf(this.byRule.get(ruleId)?.get(account));

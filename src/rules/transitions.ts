@@ -12,11 +12,10 @@ import {
   appendNewest,
   newGroupState,
   restoreGroupState,
-  storeGroupState,
+  groupStateStore,
   type GroupState,
   type StoredGroupState,
 } from './group-state.js';
-import { windowEntryCache } from './window-entry-cache.js';
 import { PendingCounts, pendingKey, pendingLimitOf, restoresPending } from './pending-counts.js';
 import { throttleDue } from './throttle-due.js';
 import { isStale } from './is-stale.js';
@@ -32,10 +31,10 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
   const rules = new Map(ruleSet.rules.map((r) => [r.id, r]));
   const states = new Map<string, GroupState>();
   const dirty = new Set<string>();
-  const entry = windowEntryCache();
+  const store = groupStateStore();
   const deleted = new Set<string>();
   // Count windows per account far below their threshold: bare match times (pending-counts.ts).
-  const pending = new PendingCounts(entry);
+  const pending = new PendingCounts();
   const limits = new Map(ruleSet.rules.map((r) => [r.id, pendingLimitOf(r)]));
   for (const g of snapshot?.groups ?? []) {
     const rule = rules.get(g.ruleId);
@@ -277,16 +276,13 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
   return {
     onMatch,
     onTick,
-    groups: (): StoredGroupState[] => [
-      ...[...states.values()].map((s) => storeGroupState(s, entry)),
-      ...pending.stored(),
-    ],
+    groups: (): StoredGroupState[] => [...[...states.values()].map(store), ...pending.stored()],
     takeChanges(): StateChanges {
       const changes = {
         upserts: [
           ...[...dirty].flatMap((k) => {
             const s = states.get(k);
-            return s ? [storeGroupState(s, entry)] : [];
+            return s ? [store(s)] : [];
           }),
           ...pending.takeDirty(),
         ],
