@@ -3,7 +3,7 @@
 // store and with the PostgreSQL backend, in records per second. The contenders alternate round by round on fresh
 // stores (load from other processes hits both alike); the best round of each is kept. PostgreSQL is a throwaway
 // local server (test/helpers/postgres.ts, fsync off), so the figure is the backend's own cost, not a disk's.
-// Alone: node --import tsx bench/backends.bench.ts [--quick]
+// Alone: node --conditions=source --import tsx bench/backends.bench.ts [--quick]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -38,7 +38,24 @@ function int64(v: unknown): bigint {
     throw Number.isInteger(v) ? UNSAFE_INTEGER : FAIL;
   }
   if (typeof v === 'bigint') return v;
-  return (typeof v === 'string' ? int64FromText(v) : undefined) ?? fail();
+  return typeof v === 'string' ? int64Text(v) : fail();
+}
+
+// max_fee and valid_duration_seconds arrive as digit strings that repeat from record to record ("100000000",
+// "120"), and converting text is the slow way to a bigint: the last few conversions are remembered. A bigint is an
+// immutable value, so records sharing one cannot tell.
+const MEMO_SLOTS = 4;
+const memoText: (string | undefined)[] = new Array<string | undefined>(MEMO_SLOTS).fill(undefined);
+const memoValue: bigint[] = new Array<bigint>(MEMO_SLOTS).fill(0n);
+let memoNext = 0;
+
+function int64Text(s: string): bigint {
+  for (let i = 0; i < MEMO_SLOTS; i++) if (memoText[i] === s) return memoValue[i] as bigint;
+  const value = int64FromText(s) ?? fail();
+  memoText[memoNext] = s;
+  memoValue[memoNext] = value;
+  memoNext = (memoNext + 1) % MEMO_SLOTS;
+  return value;
 }
 
 function str(v: unknown): string {
@@ -69,8 +86,9 @@ function bool(v: unknown): boolean {
 function list<T>(v: unknown, item: (x: unknown) => T): T[] {
   if (v === undefined) return [];
   if (!Array.isArray(v)) fail();
-  const out: T[] = [];
-  for (let i = 0; i < v.length; i++) out.push(item(v[i]));
+  // Exact size: push would reserve 17 slots for the usual 2-5 transfers.
+  const out = new Array<T>(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = item(v[i]);
   return out;
 }
 

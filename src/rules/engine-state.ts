@@ -5,7 +5,7 @@ import type { AlertAccount } from './alert.js';
 import type { CompiledRule, RuleSet } from './compile.js';
 import type { EngineSnapshot } from './engine.js';
 import { groupsByAccount } from './group-key.js';
-import { restoreGroupState, type GroupState } from './group-state.js';
+import { groupStateStore, restoreGroupState, type GroupState, type StoredGroupState } from './group-state.js';
 import { PendingCounts, pendingLimitOf, restoresPending } from './pending-counts.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 
@@ -21,6 +21,8 @@ export interface EngineState {
   readonly deleted: Set<string>;
   /** Count windows per account far below their threshold: bare match times (pending-counts.ts). */
   readonly pending: PendingCounts;
+  /** Writes a full group state as the repository stores it, sharing unchanged window entries (one cache per engine). */
+  readonly store: (s: GroupState) => StoredGroupState;
   /** Per rule id: how many matches a group may hold and stay pending (0: never). */
   readonly pendingLimits: ReadonlyMap<string, number>;
   /**
@@ -45,6 +47,7 @@ export function createEngineState(ruleSet: RuleSet, snapshot: EngineSnapshot | u
     dirty: new Set(),
     deleted: new Set(),
     pending: new PendingCounts(),
+    store: groupStateStore(),
     pendingLimits: new Map(ruleSet.rules.map((r) => [r.id, pendingLimitOf(r)])),
     byAccount: new Map(),
     accountGroups: new Map(),

@@ -1,5 +1,11 @@
 // The state of one alert key (rule + group values): bigints in memory, decimal strings when stored (JSON).
 import type { AlertAccount, AlertRecord } from './alert.js';
+import {
+  newWindowEntry,
+  windowEntryCache,
+  type StoredEntry,
+  type WindowEntry,
+} from './window-entry-cache.js';
 
 export interface GroupState {
   readonly key: string;
@@ -89,7 +95,8 @@ export function appendNewest<T>(list: readonly T[], item: T, max: number): T[] {
  */
 export const NONE: never[] = Object.freeze([]) as unknown as never[];
 
-export function storeGroupState(s: GroupState): StoredGroupState {
+/** `entry` builds the window's stored entries (the transitions pass a windowEntryCache: stored states repeat them). */
+export function storeGroupState(s: GroupState, entry: WindowEntry = newWindowEntry): StoredGroupState {
   return {
     key: s.key,
     ruleId: s.ruleId,
@@ -101,9 +108,23 @@ export function storeGroupState(s: GroupState): StoredGroupState {
     repeats: s.repeats,
     matchCount: s.matchCount,
     records: s.records.slice(),
-    window: s.times.map((t, i) => [t.toString(), (s.amounts[i] ?? 0n).toString()] as const),
+    window: storedWindow(s, entry),
     lastSeenNs: s.lastSeenNs?.toString(),
   };
+}
+
+/** storeGroupState with its own bounded cache of window entries (one per engine). */
+export function groupStateStore(): (s: GroupState) => StoredGroupState {
+  const entry = windowEntryCache();
+  return (s) => storeGroupState(s, entry);
+}
+
+function storedWindow(s: GroupState, entry: WindowEntry): StoredEntry[] {
+  const { times, amounts } = s;
+  const out = new Array<StoredEntry>(times.length);
+  // Count windows keep no amounts: undefined, stored as "0".
+  for (let i = 0; i < times.length; i++) out[i] = entry(times[i] as bigint, amounts[i]);
+  return out;
 }
 
 export function restoreGroupState(s: StoredGroupState): GroupState {

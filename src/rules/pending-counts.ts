@@ -9,6 +9,7 @@
 import type { CompiledRule, CompiledWindow } from './compile.js';
 import { groupsByAccount, keyOf } from './group-key.js';
 import { MAX_RECORDS, type StoredGroupState } from './group-state.js';
+import { windowEntryCache, type WindowEntry } from './window-entry-cache.js';
 
 const BY_ACCOUNT = ['account'];
 
@@ -47,6 +48,9 @@ export class PendingCounts {
   private readonly byRule = new Map<string, Map<string, Times>>();
   /** rule id → accounts whose times changed since the last takeDirty(). */
   private readonly dirty = new Map<string, Set<string>>();
+
+  /** Stored window entries, shared between writes (window-entry-cache.ts). */
+  private readonly entry: WindowEntry = windowEntryCache();
 
   get(ruleId: string, account: string): readonly bigint[] | undefined {
     return listOf(this.byRule.get(ruleId)?.get(account));
@@ -108,7 +112,7 @@ export class PendingCounts {
     for (const [ruleId, accounts] of this.dirty)
       for (const account of accounts) {
         const times = this.get(ruleId, account);
-        if (times) out.push(toStored(ruleId, account, times));
+        if (times) out.push(toStored(ruleId, account, times, this.entry));
       }
     this.dirty.clear();
     return out;
@@ -162,7 +166,12 @@ function listOf(times: Times | undefined): readonly bigint[] | undefined {
   return typeof times === 'bigint' ? [times] : times;
 }
 
-function toStored(ruleId: string, account: string, times: readonly bigint[]): StoredGroupState {
+function toStored(
+  ruleId: string,
+  account: string,
+  times: readonly bigint[],
+  entry: WindowEntry,
+): StoredGroupState {
   return {
     key: pendingKey(ruleId, account),
     ruleId,
@@ -171,6 +180,6 @@ function toStored(ruleId: string, account: string, times: readonly bigint[]): St
     repeats: 0,
     matchCount: times.length,
     records: [],
-    window: times.map((t) => [t.toString(), '0'] as const),
+    window: times.map((t) => entry(t, undefined)),
   };
 }

@@ -1,14 +1,13 @@
 // The group states changed since the last call, as the state repository writes them; clears the change marks.
 import type { EngineState } from './engine-state.js';
 import type { StateChanges } from './engine.js';
-import { storeGroupState } from './group-state.js';
 
 export function takeChanges(state: EngineState): StateChanges {
   const changes = {
     upserts: [
       ...[...state.dirty].flatMap((k) => {
         const s = state.states.get(k);
-        return s ? [storeGroupState(s)] : [];
+        return s ? [state.store(s)] : [];
       }),
       ...state.pending.takeDirty(),
     ],

@@ -1,0 +1,80 @@
+// Bench 1's ratio on a loaded machine: the same pages, the same pipeline (parse → validate → match → 50 rules →
+// takeChanges) against JSON.parse, but timed in CPU time per chunk of 10 pages, keeping each chunk's minimum over
+// many alternating rounds and summing those. With 7 other sessions on 2 cores, a 200-page round almost never runs
+// undisturbed, a 10-page chunk often does; wall-clock rounds (bench 1) then vary by ±30 % or more.
+// Development aid, not part of `npm run bench`:
+//   node --conditions=source --import tsx bench/pipeline-cpu.ts [--rounds 25] [--root <another checkout, for a before/after>]
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type * as Bench from './pipeline.bench.js';
+import type * as Page from '../src/ledger/page.js';
+import type * as Engine from '../src/rules/engine.js';
+import type * as Match from '../src/tail/match-account.js';
+
+const CHUNK = 10;
+const PAGES = 200;
+
+interface Modules {
+  bench: typeof Bench;
+  page: typeof Page;
+  engine: typeof Engine;
+  match: typeof Match;
+}
+
+async function load(root: string): Promise<Modules> {
+  const at = (path: string) => pathToFileURL(resolve(root, path)).href;
+  return {
+    bench: (await import(at('bench/pipeline.bench.ts'))) as Modules['bench'],
+    page: (await import(at('src/ledger/page.ts'))) as Modules['page'],
+    engine: (await import(at('src/rules/engine.ts'))) as Modules['engine'],
+    match: (await import(at('src/tail/match-account.ts'))) as Modules['match'],
+  };
+}
+
+function pipeline(m: Modules): (text: string) => void {
+  const accounts = m.bench.watchedAccounts(100);
+  const byId = new Map(accounts.map((a) => [a.id, a]));
+  const ids = new Set(byId.keys());
+  const engine = m.engine.createEngine(m.bench.benchRuleSet(50, accounts));
+  return (text) => {
+    const page = m.page.parsePageText('transactions', '/bench', text);
+    for (const record of page.records)
+      for (const id of m.match.matchAccounts(record, ids)) {
+        const account = byId.get(id);
+        if (account) engine.evaluate({ source: 'transactions', record, account, traces: [] });
+      }
+    engine.takeChanges();
+  };
+}
+
+/** CPU µs per page of each contender: per-chunk minima over `rounds` (the first 3 warm up), summed. */
+function cpuPerPage(pages: readonly string[], contenders: ((t: string) => void)[], rounds: number): number[] {
+  const chunks = Math.ceil(pages.length / CHUNK);
+  const best = contenders.map(() => new Array<number>(chunks).fill(Infinity));
+  for (let r = 0; r < rounds; r++)
+    for (let c = 0; c < chunks; c++)
+      contenders.forEach((run, i) => {
+        const start = process.cpuUsage();
+        for (const text of pages.slice(c * CHUNK, (c + 1) * CHUNK)) run(text);
+        const used = process.cpuUsage(start);
+        const row = best[i] as number[];
+        if (r >= 3) row[c] = Math.min(row[c] as number, used.user + used.system);
+      });
+  return best.map((row) => row.reduce((a, b) => a + b, 0) / pages.length);
+}
+
+const { values } = parseArgs({ options: { rounds: { type: 'string' }, root: { type: 'string' } } });
+const here = await load(resolve(import.meta.dirname, '..'));
+const pages = await here.bench.ledgerPages(PAGES);
+const measured = values.root ? await load(values.root) : here;
+const [json = 0, full = 0] = cpuPerPage(
+  pages,
+  [(text) => JSON.parse(text), pipeline(measured)],
+  Number(values.rounds ?? 25),
+);
+const load1 = (await import('node:os')).loadavg()[0]?.toFixed(2);
+console.log(
+  `${values.root ?? 'this tree'}: JSON.parse ${json.toFixed(1)} µs/page, pipeline ${full.toFixed(1)} µs/page, ` +
+    `ratio ${(json / full).toFixed(2)} (load ${load1})`,
+);
