@@ -29,10 +29,7 @@ interface Known {
 
 const KEYS = Array.from({ length: MAX_KEY_COLUMNS }, (_, i) => `k${i + 1}`);
 
-/**
- * onWrite is called (synchronously, from SQL) for every captured row change. Longer than 60 lines on purpose:
- * sync() and take() share the prepared statements and what is known of the schema.
- */
+/** onWrite is called (synchronously, from SQL) for every captured row change. */
 export function createCapture(db: Db, onWrite: () => void): Capture {
   db.pragma('recursive_triggers = ON'); // INSERT OR REPLACE then fires the delete of the row it replaces
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${CHANGES_TABLE} (
@@ -44,40 +41,9 @@ export function createCapture(db: Db, onWrite: () => void): Capture {
   const changes = db.prepare(`SELECT tbl, ${KEYS.join(', ')} FROM temp.${CHANGES_TABLE} ORDER BY seq`);
   changes.raw(true).safeIntegers(true);
   const clear = db.prepare(`DELETE FROM temp.${CHANGES_TABLE}`);
-  const tables = new Map<string, Known>();
-  const indexes = new Map<string, string>();
-  let version = -1;
-
-  function sync(batch: Batch | undefined): void {
-    const now = db.pragma('schema_version', { simple: true }) as number;
-    if (now === version) return;
-    const objects = schemaObjects(db);
-    for (const o of objects) {
-      if (o.type === 'index') {
-        if (indexes.get(o.name) !== o.sql) batch?.schema.push({ kind: 'index', object: o });
-        indexes.set(o.name, o.sql);
-      } else if (tables.get(o.name)?.def.sql !== o.sql) {
-        const def = tableDef(db, o.name, o.sql);
-        tables.set(o.name, { def, select: install(db, def) });
-        if (batch) {
-          batch.schema.push({ kind: 'table', def });
-          batch.tables.set(def.name, { def, rows: snapshot(db, def) });
-        }
-      }
-    }
-    const names = new Set(objects.map((o) => o.name));
-    const gone = (n: string) => !names.has(n);
-    for (const name of [...tables.keys()].filter(gone)) {
-      tables.delete(name);
-      batch?.tables.delete(name);
-      batch?.schema.push({ kind: 'drop', name, table: true });
-    }
-    for (const name of [...indexes.keys()].filter(gone)) {
-      indexes.delete(name);
-      batch?.schema.push({ kind: 'drop', name, table: false });
-    }
-    version = now;
-  }
+  const schema: SchemaState = { db, tables: new Map(), indexes: new Map(), version: -1 };
+  const tables = schema.tables;
+  const sync = (batch: Batch | undefined) => syncSchema(schema, batch);
 
   return {
     adopt: () => sync(undefined),
@@ -99,6 +65,51 @@ export function createCapture(db: Db, onWrite: () => void): Capture {
       return isEmpty(batch) ? undefined : batch;
     },
   };
+}
+
+/** What is known of the working set's schema: its tables (with the statement reading a row by key) and indexes. */
+interface SchemaState {
+  readonly db: Db;
+  readonly tables: Map<string, Known>;
+  readonly indexes: Map<string, string>;
+  /** PRAGMA schema_version when last synced. */
+  version: number;
+}
+
+/**
+ * Follows schema changes (PRAGMA schema_version): new or changed tables get triggers and, in a batch, their
+ * definition and every row; dropped tables and indexes are dropped in PostgreSQL too.
+ */
+function syncSchema(state: SchemaState, batch: Batch | undefined): void {
+  const { db, tables, indexes } = state;
+  const now = db.pragma('schema_version', { simple: true }) as number;
+  if (now === state.version) return;
+  const objects = schemaObjects(db);
+  for (const o of objects) {
+    if (o.type === 'index') {
+      if (indexes.get(o.name) !== o.sql) batch?.schema.push({ kind: 'index', object: o });
+      indexes.set(o.name, o.sql);
+    } else if (tables.get(o.name)?.def.sql !== o.sql) {
+      const def = tableDef(db, o.name, o.sql);
+      tables.set(o.name, { def, select: install(db, def) });
+      if (batch) {
+        batch.schema.push({ kind: 'table', def });
+        batch.tables.set(def.name, { def, rows: snapshot(db, def) });
+      }
+    }
+  }
+  const names = new Set(objects.map((o) => o.name));
+  const gone = (n: string) => !names.has(n);
+  for (const name of [...tables.keys()].filter(gone)) {
+    tables.delete(name);
+    batch?.tables.delete(name);
+    batch?.schema.push({ kind: 'drop', name, table: true });
+  }
+  for (const name of [...indexes.keys()].filter(gone)) {
+    indexes.delete(name);
+    batch?.schema.push({ kind: 'drop', name, table: false });
+  }
+  state.version = now;
 }
 
 /** Creates the table's triggers (replacing older ones) and returns the statement reading a row by key. */

@@ -41,117 +41,141 @@ interface Waiter {
   readonly reject: (err: Error) => void;
 }
 
-// Longer than 60 lines on purpose: the methods share the queue, the waiters and the one connection.
+/** The replicator's state, shared by the steps below: the queue, the waiters and the one connection. */
+interface ReplicatorState {
+  readonly options: ReplicatorOptions;
+  readonly queue: Batch[];
+  readonly waiters: Waiter[];
+  readonly stop: AbortController;
+  readonly mergeRows: number;
+  readonly backoff: { readonly initialMs: number; readonly maxMs: number };
+  /** Sequence number of the last batch pushed, and of the last one committed in PostgreSQL. */
+  pushed: number;
+  committed: number;
+  failed: Error | undefined;
+  client: Client | undefined;
+  running: Promise<void> | undefined;
+}
+
 export function createReplicator(options: ReplicatorOptions): Replicator {
-  const queue: Batch[] = [];
-  const waiters: Waiter[] = [];
-  const stop = new AbortController();
-  const mergeRows = options.mergeRows ?? 5_000;
-  const backoff = options.backoff ?? { initialMs: 100, maxMs: 5_000 };
-  let pushed = 0;
-  let committed = 0;
-  let failed: Error | undefined;
-  let client: Client | undefined;
-  let running: Promise<void> | undefined;
-
-  function settle(): void {
-    // In push order, so that waiters resolve in commit order.
-    const waiting = waiters.splice(0);
-    for (const w of waiting) {
-      if (failed) w.reject(failed);
-      else if (w.seq <= committed) w.resolve();
-      else waiters.push(w);
-    }
-  }
-
-  function fail(err: Error): void {
-    failed = err;
-    queue.length = 0;
-    settle();
-  }
-
-  async function step(attempt: number): Promise<number> {
-    let n = 0;
-    let rows = 0;
-    while (n < queue.length && (n === 0 || rows + batchRows(queue[n]!) <= mergeRows))
-      rows += batchRows(queue[n++]!);
-    const group = queue.slice(0, n);
-    try {
-      client ??= await options.connect();
-      await applyBatch(client, group.length === 1 ? group[0]! : mergeBatches(group), options.fence);
-    } catch (err) {
-      if (!(err instanceof Error) || !retryable(err)) throw err;
-      const wait = Math.min(backoff.maxMs, backoff.initialMs * 2 ** Math.min(attempt, 16));
-      options.log.warn(
-        { err, attempt: attempt + 1, retryInMs: wait, pending: queue.length },
-        'state replication failed, retrying',
-      );
-      options.onRetry?.(queue.length);
-      disconnect();
-      await sleep(wait, stop.signal);
-      return attempt + 1;
-    }
-    queue.splice(0, n);
-    committed = group.at(-1)!.seq;
-    options.onApplied?.(n, rows, queue.length);
-    settle();
-    return 0;
-  }
-
-  async function run(): Promise<void> {
-    let attempt = 0;
-    try {
-      while (queue.length && !failed && !stop.signal.aborted) attempt = await step(attempt);
-    } catch (err) {
-      const error = err instanceof Error ? err : new Error(String(err));
-      if (error instanceof FencedError)
-        options.log.error({ err: error }, 'state write fenced: a newer leader holds the lease');
-      else options.log.error({ err: error }, 'state replication stopped');
-      fail(error);
-    } finally {
-      running = undefined;
-    }
-  }
-
-  function disconnect(): void {
-    const c = client;
-    client = undefined;
-    void c?.end().catch(() => undefined);
-  }
-
-  return {
-    push(batch) {
-      if (failed) throw failed;
-      batch.seq = ++pushed;
-      queue.push(batch);
-      // Callers that write in a loop await durable() (the pipeline, the delivery worker), so a long queue means
-      // PostgreSQL is unreachable or slow: said once per crossing.
-      if (queue.length === WARN_PENDING)
-        options.log.warn(
-          { pending: queue.length },
-          'state replication is behind: transactions wait for PostgreSQL',
-        );
-      running ??= run();
-    },
-    durable() {
-      if (failed) return Promise.reject(failed);
-      if (committed >= pushed) return Promise.resolve();
-      return new Promise((resolve, reject) => waiters.push({ seq: pushed, resolve, reject }));
-    },
-    pending: () => queue.length,
-    failure: () => failed,
-    async close(graceMs) {
-      if (queue.length && !failed)
-        await Promise.race([this.durable().catch(() => undefined), sleep(graceMs, stop.signal)]);
-      stop.abort();
-      disconnect(); // a statement in flight on a dead connection ends now, not at its timeout
-      await running;
-      const left = queue.length;
-      disconnect();
-      if (!failed) fail(new Error(`state store closed with ${left} batches not replicated to PostgreSQL`));
-      return left;
-    },
+  const r: ReplicatorState = {
+    options,
+    queue: [],
+    waiters: [],
+    stop: new AbortController(),
+    mergeRows: options.mergeRows ?? 5_000,
+    backoff: options.backoff ?? { initialMs: 100, maxMs: 5_000 },
+    pushed: 0,
+    committed: 0,
+    failed: undefined,
+    client: undefined,
+    running: undefined,
   };
+  const durable = (): Promise<void> => {
+    if (r.failed) return Promise.reject(r.failed);
+    if (r.committed >= r.pushed) return Promise.resolve();
+    return new Promise((resolve, reject) => r.waiters.push({ seq: r.pushed, resolve, reject }));
+  };
+  return {
+    push: (batch) => push(r, batch),
+    durable,
+    pending: () => r.queue.length,
+    failure: () => r.failed,
+    close: (graceMs) => close(r, graceMs, durable),
+  };
+}
+
+function push(r: ReplicatorState, batch: Batch): void {
+  if (r.failed) throw r.failed;
+  batch.seq = ++r.pushed;
+  r.queue.push(batch);
+  // Callers that write in a loop await durable() (the pipeline, the delivery worker), so a long queue means
+  // PostgreSQL is unreachable or slow: said once per crossing.
+  if (r.queue.length === WARN_PENDING)
+    r.options.log.warn(
+      { pending: r.queue.length },
+      'state replication is behind: transactions wait for PostgreSQL',
+    );
+  r.running ??= run(r);
+}
+
+async function close(r: ReplicatorState, graceMs: number, durable: () => Promise<void>): Promise<number> {
+  if (r.queue.length && !r.failed)
+    await Promise.race([durable().catch(() => undefined), sleep(graceMs, r.stop.signal)]);
+  r.stop.abort();
+  disconnect(r); // a statement in flight on a dead connection ends now, not at its timeout
+  await r.running;
+  const left = r.queue.length;
+  disconnect(r);
+  if (!r.failed) fail(r, new Error(`state store closed with ${left} batches not replicated to PostgreSQL`));
+  return left;
+}
+
+function settle(r: ReplicatorState): void {
+  // In push order, so that waiters resolve in commit order.
+  const waiting = r.waiters.splice(0);
+  for (const w of waiting) {
+    if (r.failed) w.reject(r.failed);
+    else if (w.seq <= r.committed) w.resolve();
+    else r.waiters.push(w);
+  }
+}
+
+function fail(r: ReplicatorState, err: Error): void {
+  r.failed = err;
+  r.queue.length = 0;
+  settle(r);
+}
+
+/** Applies the head of the queue (merged up to mergeRows); returns the next attempt number (0 after success). */
+async function step(r: ReplicatorState, attempt: number): Promise<number> {
+  const { queue, options } = r;
+  let n = 0;
+  let rows = 0;
+  while (n < queue.length && (n === 0 || rows + batchRows(queue[n]!) <= r.mergeRows))
+    rows += batchRows(queue[n++]!);
+  const group = queue.slice(0, n);
+  try {
+    r.client ??= await options.connect();
+    await applyBatch(r.client, group.length === 1 ? group[0]! : mergeBatches(group), options.fence);
+  } catch (err) {
+    if (!(err instanceof Error) || !retryable(err)) throw err;
+    const wait = Math.min(r.backoff.maxMs, r.backoff.initialMs * 2 ** Math.min(attempt, 16));
+    options.log.warn(
+      { err, attempt: attempt + 1, retryInMs: wait, pending: queue.length },
+      'state replication failed, retrying',
+    );
+    options.onRetry?.(queue.length);
+    disconnect(r);
+    await sleep(wait, r.stop.signal);
+    return attempt + 1;
+  }
+  queue.splice(0, n);
+  r.committed = group.at(-1)!.seq;
+  options.onApplied?.(n, rows, queue.length);
+  settle(r);
+  return 0;
+}
+
+async function run(r: ReplicatorState): Promise<void> {
+  let attempt = 0;
+  try {
+    while (r.queue.length && !r.failed && !r.stop.signal.aborted) attempt = await step(r, attempt);
+  } catch (err) {
+    const error = err instanceof Error ? err : new Error(String(err));
+    if (error instanceof FencedError)
+      r.options.log.error({ err: error }, 'state write fenced: a newer leader holds the lease');
+    else r.options.log.error({ err: error }, 'state replication stopped');
+    fail(r, error);
+  } finally {
+    r.running = undefined;
+  }
+}
+
+function disconnect(r: ReplicatorState): void {
+  const c = r.client;
+  r.client = undefined;
+  void c?.end().catch(() => undefined);
 }
 
 /** Connection-level failures (network, server restart, admin shutdown, too many connections) are worth a retry. */
