@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../observability/metrics.js';
 import type { StateStore } from '../store.js';
-import { createCapture } from './capture.js';
+import { type Capture, createCapture } from './capture.js';
 import { migrate } from './migrations.js';
 import { loadWorkingSet } from './load-working-set.js';
 import { connectError, connectPostgres, type PostgresSsl } from './pg-connection.js';
@@ -79,7 +79,6 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   return wrap(db, replicator, options, loaded);
 }
 
-// Longer than 60 lines on purpose: the store's methods share the capture, the replicator and the flush.
 function wrap(
   db: Database.Database,
   replicator: Replicator,
@@ -108,6 +107,22 @@ function wrap(
     const batch = db.transaction(() => capture.take())();
     if (batch) replicator.push(batch);
   }
+  return storeMethods(db, replicator, options, loaded, { capture, flush });
+}
+
+interface Flusher {
+  readonly capture: Capture;
+  /** Ships the writes made outside store.transaction() (autocommit) now. */
+  flush(): void;
+}
+
+function storeMethods(
+  db: Database.Database,
+  replicator: Replicator,
+  options: PostgresStoreOptions,
+  loaded: Record<string, number>,
+  { capture, flush }: Flusher,
+): PostgresStore {
   return {
     backend: 'postgres',
     db,
@@ -142,17 +157,23 @@ function wrap(
       return replicator.durable();
     },
     pending: () => replicator.pending(),
-    async close() {
-      if (!db.open) return;
-      try {
-        flush();
-      } catch (err) {
-        options.log.error({ err }, 'state change capture failed');
-      }
-      const left = await replicator.close(options.closeGraceMs ?? 10_000);
-      if (left)
-        options.log.error({ batches: left }, 'state store closed before every batch reached PostgreSQL');
-      db.close();
-    },
+    close: () => closeStore(db, replicator, options, flush),
   };
+}
+
+async function closeStore(
+  db: Database.Database,
+  replicator: Replicator,
+  options: PostgresStoreOptions,
+  flush: () => void,
+): Promise<void> {
+  if (!db.open) return;
+  try {
+    flush();
+  } catch (err) {
+    options.log.error({ err }, 'state change capture failed');
+  }
+  const left = await replicator.close(options.closeGraceMs ?? 10_000);
+  if (left) options.log.error({ batches: left }, 'state store closed before every batch reached PostgreSQL');
+  db.close();
 }
