@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkStakingReward, checkTransaction, UNSAFE_INTEGER } from './fast-records.js';
 import { quoteUnsafeIntegers } from './json.js';
-import { formatPath, parsePageText, type Endpoint, type InvalidRecord } from './page.js';
+import { invalidRecord, parsePageText, type Endpoint, type InvalidRecord } from './page.js';
 import { LENIENT_TRANSACTION_FIELDS, StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
 
 // Integers beyond 2^53 must reach the text as bare digits: they are carried as a marked string until then.
@@ -184,7 +184,6 @@ const reward = recordOf({ account_id: entity, amount: int64, timestamp }, [
 ]);
 
 const SCHEMAS = { transactions: Transaction, rewards: StakingReward } as const;
-const TIMESTAMP_FIELD = { transactions: 'consensus_timestamp', rewards: 'timestamp' } as const;
 
 function readString(raw: unknown, field: string): string | null {
   const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>)[field] : undefined;
@@ -209,16 +208,7 @@ function referencePage(endpoint: 'transactions' | 'rewards', text: string) {
         }
       return;
     }
-    const issue = result.error.issues[0];
-    const path = issue?.path ?? [];
-    invalid.push({
-      index,
-      path: formatPath([endpoint, index, ...path]),
-      message: issue?.message ?? 'invalid record',
-      field: path.length > 0 ? String(path[0]) : '',
-      timestamp: readString(raw, TIMESTAMP_FIELD[endpoint]),
-      transactionId: endpoint === 'transactions' ? readString(raw, 'transaction_id') : null,
-    });
+    invalid.push(invalidRecord(endpoint, index, raw, result.error.issues[0]));
   });
   return { records, invalid, degraded };
 }

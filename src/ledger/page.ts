@@ -126,19 +126,27 @@ export function parsePage<K extends Endpoint>(
       if (endpoint === 'transactions') degraded.push(...degradedFields(raw, result.data, index));
       continue;
     }
-    const issue = result.error.issues[0];
-    const path = issue?.path ?? [];
-    invalid.push({
-      index,
-      path: formatPath([endpoint, index, ...path]),
-      message: issue?.message ?? 'invalid record',
-      field: path.length > 0 ? String(path[0]) : '',
-      timestamp: readString(raw, spec.timestampField),
-      transactionId: endpoint === 'transactions' ? readString(raw, 'transaction_id') : null,
-      raw: rawText(raw),
-    });
+    invalid.push({ ...invalidRecord(endpoint, index, raw, result.error.issues[0]), raw: rawText(raw) });
   }
   return { url, records, invalid, degraded, next: envelope.next };
+}
+
+/** What the quarantine keeps of a record its schema rejects (the first issue names the field). */
+export function invalidRecord(
+  endpoint: Endpoint,
+  index: number,
+  raw: unknown,
+  issue: { readonly path: readonly PropertyKey[]; readonly message: string } | undefined,
+): Omit<InvalidRecord, 'raw'> {
+  const path = issue?.path ?? [];
+  return {
+    index,
+    path: formatPath([endpoint, index, ...path]),
+    message: issue?.message ?? 'invalid record',
+    field: path.length > 0 ? String(path[0]) : '',
+    timestamp: readString(raw, SPECS[endpoint].timestampField),
+    transactionId: endpoint === 'transactions' ? readString(raw, 'transaction_id') : null,
+  };
 }
 
 /** Lenient fields that were present (not null) on the wire but read as unknown. */

@@ -20,7 +20,7 @@ import { makeSimTransaction } from '@ledger-sentinel/simulator/transaction-json'
 import { openStateStore } from '../state/store.js';
 import { clientTailSource } from '../tail/client-source.js';
 import { AccountsConfig, TailConfig, watchedAccounts } from '../tail/config.js';
-import { createTailer } from '../tail/tailer.js';
+import { createTailer, type TailerOptions } from '../tail/tailer.js';
 
 const START_MS = 1_700_000_000_000;
 /** The ledger runs at 250 TPS until this offset from the start, then at 2 TPS. */
@@ -63,6 +63,22 @@ function logLines() {
   return { log, lines, messages: () => lines.map((l) => String(l.msg)) };
 }
 
+/** A tailer of account 0.0.5 on an in-memory store that hands records to nobody. */
+function oneAccountTailer(
+  source: TailerOptions['source'],
+  config: TailConfig,
+  more: Partial<TailerOptions>,
+): ReturnType<typeof createTailer> {
+  return createTailer({
+    store: openStateStore({ dir: ':memory:' }),
+    source,
+    handler: { prepare: async () => null, apply: () => undefined },
+    accounts: watchedAccounts(AccountsConfig.parse([{ id: 5 }])),
+    config,
+    ...more,
+  });
+}
+
 describe('tail capacity against the request budget', () => {
   it('fires sentinel-capacity-exceeded while 250 TPS needs more than 2 requests/s, and resolves at 2 TPS', async () => {
     const time = { now: START_MS };
@@ -70,12 +86,7 @@ describe('tail capacity against the request budget', () => {
     const metrics = createMetrics();
     const { log, messages } = logLines();
     const ledger = await changingLedger(clock);
-    const tailer = createTailer({
-      store: openStateStore({ dir: ':memory:' }),
-      source: ledger.source,
-      handler: { prepare: async () => null, apply: () => undefined },
-      accounts: watchedAccounts(AccountsConfig.parse([{ id: 5 }])),
-      config: TailConfig.parse({ strategy: 'global', start: 'now' }),
+    const tailer = oneAccountTailer(ledger.source, TailConfig.parse({ strategy: 'global', start: 'now' }), {
       metrics,
       logger: log,
       clock,
@@ -140,15 +151,8 @@ describe('tail capacity against the request budget', () => {
     const clock = () => time.now;
     const { log, lines } = logLines();
     const ledger = await changingLedger(clock);
-    const tailer = createTailer({
-      store: openStateStore({ dir: ':memory:' }),
-      source: ledger.source,
-      handler: { prepare: async () => null, apply: () => undefined },
-      accounts: watchedAccounts(AccountsConfig.parse([{ id: 5 }])),
-      config: TailConfig.parse({ strategy: 'auto', start: 'now', reevaluate_rounds: 1 }),
-      logger: log,
-      clock,
-    });
+    const config = TailConfig.parse({ strategy: 'auto', start: 'now', reevaluate_rounds: 1 });
+    const tailer = oneAccountTailer(ledger.source, config, { logger: log, clock });
     const strategies: string[] = [];
 
     while (time.now < START_MS + BUSY_UNTIL_MS + 40_000) {
