@@ -24,6 +24,11 @@ import { createQuarantine, type Quarantine } from './tail/quarantine.js';
 import { apiAcks, apiSilences, statusPage } from './app/status-inputs.js';
 import { configSilences } from './status/status-silence.js';
 import { createApiRouter } from './api/api-router.js';
+import { guardChannels } from './app/leader-guard.js';
+import { startLeadership, type Leadership } from './app/leadership.js';
+import { leaseFor } from './app/lease-for.js';
+import { standbyApi } from './app/standby-api.js';
+import { standbyReadiness } from './app/standby-readiness.js';
 
 export interface AppOptions {
   readonly loaded: Loaded;
@@ -80,6 +85,10 @@ export function createApp(options: AppOptions): App {
   let lost: Promise<void> | undefined;
   let fail = (_error: Error) => undefined as void;
   const failure = new Promise<Error>((resolve) => (fail = resolve));
+  // ha (docs/reliability.md, "Failover"): the runtime runs only while this replica holds the lease.
+  let leadership: Leadership | undefined;
+  const mayRun = () => !leadership || leadership.leading();
+  const channelsFor = (l: Loaded) => guardChannels(buildChannels(shared, l), mayRun);
   const persisted = createResolvedAccountsRepo(store);
   const resolution = createAccountResolution({ log, metrics, clock, persisted });
 
@@ -120,7 +129,7 @@ export function createApp(options: AppOptions): App {
     const applied = await resolution.apply(loaded, false);
     if (lost || !runtime) return true;
     if (resolution.pending().length < before) {
-      const channels = buildChannels(shared, applied);
+      const channels = channelsFor(applied);
       await runtime.stop();
       shared.engines.replace(applied.ruleSet);
       runtime = startRuntime(shared, applied, channels);
@@ -128,6 +137,26 @@ export function createApp(options: AppOptions): App {
     }
     resolution.scheduleRetry(loaded, retryResolution);
     return true;
+  }
+
+  async function becomeLeader(): Promise<void> {
+    if (lost || runtime || !open || !mayRun()) return;
+    const applied = await resolution.apply(loaded, true);
+    shared.engines.replace(applied.ruleSet);
+    runtime = startRuntime(shared, applied, channelsFor(applied));
+    metrics.leader.set(1);
+    resolution.scheduleRetry(loaded, retryResolution);
+  }
+
+  // Queued with reloads, so that a reload and an election never start two runtimes.
+  function startLeading(): Promise<unknown> {
+    return (reloading = reloading.then(becomeLeader).then(() => true));
+  }
+
+  async function stopLeading(): Promise<void> {
+    const current = runtime;
+    runtime = undefined;
+    await current?.stop();
   }
 
   async function reloadNow(): Promise<boolean> {
@@ -155,7 +184,7 @@ export function createApp(options: AppOptions): App {
     firstPoll: () => shared.health.firstPoll,
     async start() {
       const { http: listen, self_monitoring } = loaded.config;
-      const readiness = () =>
+      const checks = () =>
         readinessChecks({
           configLoaded: () => true,
           stateOpen: () => open,
@@ -170,6 +199,7 @@ export function createApp(options: AppOptions): App {
             pausedAfterMs: loaded.config.self_monitoring.delivery_paused_after,
           }),
         });
+      const readiness = () => standbyReadiness(checks(), leadership);
       http = await startHttpServer({
         host: listen.host,
         port: listen.port,
@@ -184,18 +214,22 @@ export function createApp(options: AppOptions): App {
           ],
           acks: () => apiAcks(shared.controls.acks),
         }),
-        api: createApiRouter({
-          ...shared.controls,
-          http: () => loaded.config.http,
-          readiness,
-          reload: () => app.reloadFromDisk(),
-          ...{ clock, log, metrics },
-        }),
+        api: standbyApi(
+          createApiRouter({
+            ...shared.controls,
+            http: () => loaded.config.http,
+            readiness,
+            reload: () => app.reloadFromDisk(),
+            ...{ clock, log, metrics },
+          }),
+          () => leadership,
+        ),
       });
-      const applied = await resolution.apply(loaded, true);
-      shared.engines.replace(applied.ruleSet);
-      runtime = startRuntime(shared, applied, buildChannels(shared, applied));
-      resolution.scheduleRetry(loaded, retryResolution);
+      if (loaded.config.ha.enabled) {
+        const replica = leaseFor(loaded.config, options.env ?? {}, log);
+        const ends = { lead: startLeading, abdicate: stopLeading, onLost: fail };
+        leadership = startLeadership({ ...replica, ...ends, log, metrics });
+      } else await becomeLeader();
       guard = guardStateStore({
         ...{ store, log, metrics },
         intervalMs: options.stateCheckIntervalMs ?? 1000,
@@ -210,7 +244,7 @@ export function createApp(options: AppOptions): App {
     },
     async reload(next) {
       if (lost) throw new Error('the state store was lost: not reloading');
-      const channels = buildChannels(shared, next);
+      const channels = channelsFor(next);
       if (
         next.config.state.dir !== loaded.config.state.dir ||
         next.config.http.port !== loaded.config.http.port
@@ -228,7 +262,8 @@ export function createApp(options: AppOptions): App {
       shared.engines.replace(applied.ruleSet);
       await forgetRemovedRules(metrics, new Set(next.ruleSet.rules.map((r) => r.id)));
       shared.ruleActivity.keepOnly(new Set(next.ruleSet.rules.map((r) => r.id)));
-      runtime = startRuntime(shared, applied, channels);
+      // A standby keeps the new config for when it is elected.
+      if (mayRun()) runtime = startRuntime(shared, applied, channels);
       resolution.scheduleRetry(next, retryResolution);
       markLoaded(true);
       watch();
@@ -247,6 +282,8 @@ export function createApp(options: AppOptions): App {
       await reloading.catch(() => undefined);
       await runtime?.stop(stopOptions.graceMs ?? loaded.config.daemon.shutdown_grace);
       runtime = undefined;
+      // Drained while still holding the lease; releasing it lets a standby take over at once.
+      await leadership?.stop();
       await http?.close();
       if (open) store.close();
       open = false;

@@ -8,8 +8,10 @@ import type { Lease, LeaseState } from './lease.js';
 export interface LeaseElectorOptions {
   readonly lease: Lease;
   readonly log: Logger;
-  /** Renew / acquire interval (default ttl/3: two renewals may fail before the lease lapses). */
+  /** Renew interval (default ttl/3: two renewals may fail before the lease lapses). */
   readonly intervalMs?: number;
+  /** Acquire attempts of a standby (default the renew interval, at most 1 s: a released lease is taken at once). */
+  readonly standbyIntervalMs?: number;
   readonly onElected: (token: bigint) => void;
   /** Leadership ended (taken over or self-fenced); called at most once, and never after stop(). */
   readonly onLost: (reason: string) => void;
@@ -29,6 +31,7 @@ export interface LeaseElector {
 export function startLeaseElector(options: LeaseElectorOptions): LeaseElector {
   const { lease, log } = options;
   const intervalMs = options.intervalMs ?? Math.max(1, Math.floor(lease.ttlMs / 3));
+  const standbyIntervalMs = options.standbyIntervalMs ?? Math.min(intervalMs, 1000);
   let leading = false;
   let lost = false;
   let stopped = false;
@@ -85,9 +88,12 @@ export function startLeaseElector(options: LeaseElectorOptions): LeaseElector {
 
   function schedule(): void {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = step().then(schedule);
-    }, intervalMs);
+    timer = setTimeout(
+      () => {
+        running = step().then(schedule);
+      },
+      leading ? intervalMs : standbyIntervalMs,
+    );
   }
 
   running = step().then(schedule);

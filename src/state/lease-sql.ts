@@ -37,6 +37,23 @@ FROM sentinel_lease WHERE id = 1`;
 /** What every replicated write checks first, inside its transaction (the row lock holds off a takeover). */
 export const FENCE_CHECK = 'SELECT token::text FROM sentinel_lease WHERE id = 1 FOR SHARE';
 
-export async function ensureLeaseTable(db: Pool | PoolClient): Promise<void> {
-  await db.query(CREATE_LEASE_TABLE);
+/** An arbitrary constant: replicas starting together create the table one at a time. */
+const CREATE_LOCK = 7_261_901;
+
+// CREATE TABLE IF NOT EXISTS is not safe against itself: two at once may both try, and one fails on the catalog's
+// unique index. Serialised by an advisory lock; a concurrent creator without it (a migration) is tolerated too.
+export async function ensureLeaseTable(pool: Pool): Promise<void> {
+  const client: PoolClient = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [CREATE_LOCK]);
+    await client.query(CREATE_LEASE_TABLE);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    const code = (err as { code?: string }).code;
+    if (code !== '23505' && code !== '42P07') throw err;
+  } finally {
+    client.release();
+  }
 }

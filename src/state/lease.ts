@@ -47,6 +47,8 @@ export interface Lease {
   validUntil(): number | undefined;
   /** Milliseconds of local validity left (0 when not held or lapsed). */
   remainingMs(): number;
+  /** Milliseconds since the last successful acquire or renewal was sent, while held. */
+  ageMs(): number | undefined;
   /** Forgets the token: stop acting as leader (self-fence, lost, released). */
   drop(): void;
   /** The row as the database sees it now (undefined before anyone ever held it). */
@@ -109,6 +111,7 @@ export function createLease(options: LeaseOptions): Lease {
       const until = lease.validUntil();
       return until === undefined ? 0 : Math.max(0, until - monotonic());
     },
+    ageMs: () => (token === undefined || confirmed === undefined ? undefined : monotonic() - confirmed),
     drop() {
       token = undefined;
       confirmed = undefined;
