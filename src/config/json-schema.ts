@@ -18,11 +18,15 @@ const SECRET = 'x-ledger-sentinel-secret';
 // ha.enabled needs state.backend: postgres (state/ha-config.ts), which a zod refinement cannot export.
 const HA_NEEDS_POSTGRES = {
   if: {
-    properties: { ha: { properties: { enabled: { const: true } }, required: ['enabled'] } },
+    type: 'object',
+    properties: { ha: { type: 'object', properties: { enabled: { const: true } }, required: ['enabled'] } },
     required: ['ha'],
   },
   then: {
-    properties: { state: { properties: { backend: { const: 'postgres' } }, required: ['backend'] } },
+    type: 'object',
+    properties: {
+      state: { type: 'object', properties: { backend: { const: 'postgres' } }, required: ['backend'] },
+    },
     required: ['state'],
   },
 };
