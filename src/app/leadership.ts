@@ -37,6 +37,8 @@ export interface Leadership {
   readiness(): ReadinessCheck;
   /** Who leads, for a standby's answer to state-changing API calls. */
   leader(): LeaseState | undefined;
+  /** A write was refused by the fence (FencedError from the state store): stop leading as on a lost lease. */
+  fenced(error: Error): void;
   /** Releases the lease (after the caller drained its runtime), so a standby takes over at once. */
   stop(): Promise<void>;
 }
@@ -102,6 +104,7 @@ export function startLeadership(options: LeadershipOptions): Leadership {
       };
     },
     leader: () => elector.observed(),
+    fenced: (error) => elector.resign(`a write was refused by the fence: ${error.message}`),
     async stop() {
       await starting;
       await elector.stop();

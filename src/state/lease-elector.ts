@@ -24,6 +24,8 @@ export interface LeaseElector {
   leading(): boolean;
   /** The row as last read. */
   observed(): LeaseState | undefined;
+  /** Stops leading now for a reason found elsewhere (a write refused by the fence: FencedError). */
+  resign(reason: string): void;
   /** Stops competing and releases the lease if held, so that a standby takes over at once. */
   stop(): Promise<void>;
 }
@@ -100,6 +102,7 @@ export function startLeaseElector(options: LeaseElectorOptions): LeaseElector {
   return {
     leading: () => leading && lease.valid(),
     observed: () => observed,
+    resign: lose,
     async stop() {
       stopped = true;
       clearTimeout(timer);
