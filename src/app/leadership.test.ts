@@ -1,6 +1,8 @@
 // The leader/standby lifecycle on a real PostgreSQL with the lease alone (the runtime is stood in for by what
 // lead/abdicate record): one replica leads, the other is a ready standby naming it; a graceful stop hands over at
 // once; a leader cut off from the database stops by its own clock before the standby takes over.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Pool } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,8 @@ import {
 } from '../../test/helpers/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../../test/helpers/tcp-proxy.js';
 import { startLeadership, type Leadership } from './leadership.js';
+import { standbyApi } from './standby-api.js';
+import { standbyReadiness } from './standby-readiness.js';
 
 const log = createLogger({ level: 'silent' });
 
@@ -92,10 +96,26 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('leadership (PostgreSQL, le
     await until('pod-b to see the leader', () => b.leadership.leader()?.holder === 'pod-a');
 
     const standby = b.leadership.readiness();
+    const api = await serve(b.leadership);
+    const write = await fetch(`${api.url}/api/v1/silences`, { method: 'POST', body: '{}' });
+    const read = await fetch(`${api.url}/api/v1/silences`);
+    const checks = standbyReadiness(
+      { config: { ok: true, message: 'loaded' }, poll: { ok: false, message: 'no poll has completed yet' } },
+      b.leadership,
+    );
+    await api.close();
     await a.leadership.stop();
     await until('pod-b to take over', () => b.leadership.leading());
 
     expect(standby).toEqual({ ok: true, message: 'role: standby, leader: pod-a (token 1)' });
+    expect(write.status).toBe(503);
+    expect(await write.json()).toEqual({
+      error: 'this replica is a standby: state-changing calls go to the leader pod-a (token 1)',
+      leader: 'pod-a',
+      leader_url: null,
+    });
+    expect(read.status).toBe(200);
+    expect(checks).toEqual({ config: { ok: true, message: 'loaded' }, role: standby });
     expect(a.events).toEqual(['lead 1']);
     expect(b.events).toEqual(['lead 2']);
     expect(b.leadership.readiness()).toEqual({ ok: true, message: 'role: leader, token 2' });
@@ -123,8 +143,25 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('leadership (PostgreSQL, le
     expect(a.lost?.message).toContain('leadership lost (no lease renewal succeeded');
     expect(b.events).toEqual(['lead 2']);
     expect(await gauge(b, 'leaderFencingToken')).toBe(2);
+    expect((await b.metrics.leaderChanges.get()).values[0]?.value).toBe(1);
     expect(await gauge(a, 'leader')).toBe(0);
     await b.leadership.stop();
     await a.leadership.stop();
   }, 60_000);
 });
+
+/** A real HTTP server whose API is a standby wrapper around a router that answers every request 200. */
+async function serve(leadership: Leadership): Promise<{ url: string; close: () => Promise<void> }> {
+  const inner = (_req: IncomingMessage, res: ServerResponse): boolean => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    return true;
+  };
+  const api = standbyApi(inner, () => leadership);
+  const server = createServer((req, res) => void api(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -48,12 +48,15 @@ export function startLeadership(options: LeadershipOptions): Leadership {
   let lastToken: bigint | undefined;
   let starting: Promise<void> = Promise.resolve();
 
+  function seen(token: bigint): void {
+    if (token === lastToken) return;
+    if (lastToken !== undefined) metrics.leaderChanges.inc();
+    lastToken = token;
+    metrics.leaderFencingToken.set(Number(token));
+  }
+
   function observe(state: LeaseState | undefined): void {
-    if (state && state.token !== lastToken) {
-      if (lastToken !== undefined) metrics.leaderChanges.inc();
-      lastToken = state.token;
-      metrics.leaderFencingToken.set(Number(state.token));
-    }
+    if (state) seen(state.token);
     metrics.leaderLeaseAge.set((lease.ageMs() ?? 0) / 1000);
   }
 
@@ -63,6 +66,7 @@ export function startLeadership(options: LeadershipOptions): Leadership {
     intervalMs: options.intervalMs,
     onObserved: observe,
     onElected: (token) => {
+      seen(token);
       metrics.leader.set(1);
       metrics.leaderLeaseAge.set(0);
       starting = options.lead(token).then(
