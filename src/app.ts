@@ -47,6 +47,8 @@ export interface AppOptions {
   readonly pid?: number;
   /** How often the state file is checked (default 1 s; it is also checked whenever /readyz is asked). */
   readonly stateCheckIntervalMs?: number;
+  /** ha: makes this replica's lease (default lease-for.ts, on the state database). */
+  readonly replicaLease?: typeof leaseFor;
 }
 
 export interface App {
@@ -85,8 +87,7 @@ export function createApp(options: AppOptions): App {
   let lost: Promise<void> | undefined;
   let fail = (_error: Error) => undefined as void;
   const failure = new Promise<Error>((resolve) => (fail = resolve));
-  // ha (docs/reliability.md, "Failover"): the runtime runs only while this replica holds the lease.
-  let leadership: Leadership | undefined;
+  let leadership: Leadership | undefined; // ha: the runtime runs only while this replica leads
   const mayRun = () => !leadership || leadership.leading();
   const channelsFor = (l: Loaded) => guardChannels(buildChannels(shared, l), mayRun);
   const persisted = createResolvedAccountsRepo(store);
@@ -110,9 +111,7 @@ export function createApp(options: AppOptions): App {
   // undelivered alerts are named, and the caller exits non-zero so that the orchestrator restarts the daemon.
   async function stateLost(reason: string): Promise<void> {
     watcher?.close();
-    const current = runtime;
-    runtime = undefined;
-    await current?.stop(loaded.config.daemon.shutdown_grace);
+    await stopRuntime(loaded.config.daemon.shutdown_grace);
     const outcome = await rescueState(store, shared.outbox, log);
     fail(new Error(`the state store was lost: ${reason}; polling stopped; ${outcome}`));
   }
@@ -153,10 +152,11 @@ export function createApp(options: AppOptions): App {
     return (reloading = reloading.then(becomeLeader).then(() => true));
   }
 
-  async function stopLeading(): Promise<void> {
+  /** Without graceMs (a lost lease), no pending send is started: only those in flight finish. */
+  async function stopRuntime(graceMs?: number): Promise<void> {
     const current = runtime;
     runtime = undefined;
-    await current?.stop();
+    await current?.stop(graceMs);
   }
 
   async function reloadNow(): Promise<boolean> {
@@ -226,8 +226,8 @@ export function createApp(options: AppOptions): App {
         ),
       });
       if (loaded.config.ha.enabled) {
-        const replica = leaseFor(loaded.config, options.env ?? {}, log);
-        const ends = { lead: startLeading, abdicate: stopLeading, onLost: fail };
+        const replica = (options.replicaLease ?? leaseFor)(loaded.config, options.env ?? {}, log);
+        const ends = { lead: startLeading, abdicate: () => stopRuntime(), onLost: fail };
         leadership = startLeadership({ ...replica, ...ends, log, metrics });
       } else await becomeLeader();
       guard = guardStateStore({
@@ -280,8 +280,7 @@ export function createApp(options: AppOptions): App {
       guard?.close();
       await lost;
       await reloading.catch(() => undefined);
-      await runtime?.stop(stopOptions.graceMs ?? loaded.config.daemon.shutdown_grace);
-      runtime = undefined;
+      await stopRuntime(stopOptions.graceMs ?? loaded.config.daemon.shutdown_grace);
       // Drained while still holding the lease; releasing it lets a standby take over at once.
       await leadership?.stop();
       await http?.close();

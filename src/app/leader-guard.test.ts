@@ -22,7 +22,9 @@ describe('guardChannels', () => {
     sink = await startSlackSink();
     const clock = testClock();
     const logs = captureLogs();
-    const config = Notifiers.parse({ ops: { kind: 'slack', webhook_url: sink.webhookUrl, group_wait: '0s' } });
+    const config = Notifiers.parse({
+      ops: { kind: 'slack', webhook_url: sink.webhookUrl, group_wait: '0s' },
+    });
     const deps = { now: clock.now, sleep: clock.sleep, logger: logs.logger, stdout: process.stdout };
     let leading = false;
     const channels = guardChannels(createChannels(config, deps), () => leading);

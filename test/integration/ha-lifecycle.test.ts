@@ -1,0 +1,127 @@
+// Two replicas (createApp, in process) competing for one lease on a real PostgreSQL, with the living ledger and a
+// Slack-like sink: only the leader polls and delivers; the standby is ready, names the leader and refuses
+// state-changing API calls; a graceful stop of the leader hands over at once and the new leader delivers.
+// Each replica keeps its own SQLite state here: this tests the lifecycle, not the shared PostgreSQL state.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../../src/app.js';
+import { loadAll } from '../../src/app/load-all.js';
+import type { ReplicaLease } from '../../src/app/lease-for.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { startLivingLedger, type RunningLivingLedger } from '../../src/simulator/living-ledger-server.js';
+import { largeDebit } from '../../src/simulator/traffic-inject.js';
+import { createLease } from '../../src/state/lease.js';
+import { createLeasePool } from '../../src/state/lease-pool.js';
+import { POSTGRES_BIN, POSTGRES_REQUIRED, startPostgres, type PostgresServer } from '../helpers/postgres.js';
+import { startSlackSink, type SlackSink } from '../helpers/slack-sink.js';
+import { LARGE_DEBIT_RULE, metricValue, until } from './daemon-harness.js';
+
+const HBAR = 100_000_000n;
+const quiet = createLogger({ level: 'silent' });
+
+describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('two replicas, one lease (PostgreSQL)', () => {
+  let pg: PostgresServer;
+  let ledger: RunningLivingLedger;
+  let slack: SlackSink;
+  let dir: string;
+
+  beforeAll(async () => {
+    pg = await startPostgres();
+    ledger = await startLivingLedger({ seed: 'ha', tps: 20, lagMs: 300, autoAdvanceMs: 200 });
+    slack = await startSlackSink();
+    dir = mkdtempSync(join(tmpdir(), 'ledger-sentinel-ha-'));
+  }, 120_000);
+
+  afterAll(async () => {
+    await slack?.close();
+    await ledger?.close();
+    pg?.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function replica(name: string, url: string): App {
+    const home = join(dir, name);
+    mkdirSync(join(home, 'rules'), { recursive: true });
+    writeFileSync(join(home, 'rules', 'rules.yaml'), LARGE_DEBIT_RULE);
+    writeFileSync(
+      join(home, 'config.yaml'),
+      `ledger: { base_url: ${ledger.url}, retry: { max_attempts: 2, base_delay: 50ms, max_delay: 200ms } }
+accounts: [{ id: 0.0.1003, name: treasury-hot }]
+tail: { poll_interval: 300ms, overlap: 2s }
+rules: { paths: [rules/*.yaml] }
+notifiers:
+  ops-slack: { kind: slack, webhook_url: ${slack.webhookUrl}, group_wait: 0s, min_interval: 10ms }
+state: { dir: ${join(home, 'state')}, backend: postgres }
+http: { host: 127.0.0.1, port: 0 }
+daemon: { watch_files: false }
+ha: { enabled: true, lease_ttl: 3s, holder: ${name} }
+`,
+    );
+    const result = loadAll(join(home, 'config.yaml'), { env: {} });
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    const replicaLease = (config: typeof result.loaded.config): ReplicaLease => {
+      const pool = createLeasePool({ url, ttlMs: config.ha.lease_ttl, log: quiet });
+      const lease = createLease({
+        ...{ pool, holder: config.ha.holder ?? name, ttlMs: config.ha.lease_ttl },
+        monotonic: () => performance.now(),
+      });
+      return { lease, close: () => pool.end() };
+    };
+    return createApp({
+      loaded: result.loaded,
+      logDestination: new PassThrough(),
+      stdout: new PassThrough(),
+      replicaLease,
+    });
+  }
+
+  const sent = (app: App) =>
+    metricValue(
+      app.httpUrl()!,
+      'ledger_sentinel_notifications_total{notifier="ops-slack",outcome="sent",reason=""}',
+    );
+  const ready = async (app: App) => (await (await fetch(`${app.httpUrl()}/readyz`)).text()) as string;
+  const delivered = (tag: string) => slack.requests.filter((r) => r.body.includes(tag)).length;
+
+  it('only the leader polls and delivers; the standby is ready and takes over at once on a graceful stop', async () => {
+    const url = pg.createDatabase('ha_lifecycle');
+    const a = replica('pod-a', url);
+    await a.start();
+    await until(async () => (await ready(a)).includes('role: leader'));
+    const b = replica('pod-b', url);
+    await b.start();
+    await until(async () => (await ready(b)).includes('leader: pod-a'));
+
+    ledger.ledger.inject(largeDebit('0.0.1003', 1200n * HBAR, '0.0.1001', 'while-a-leads'));
+    await until(async () => delivered('1,200') > 0);
+    const standby = { ready: await fetch(`${b.httpUrl()}/readyz`), text: await ready(b) };
+    const refused = await fetch(`${b.httpUrl()}/api/v1/silences`, { method: 'POST', body: '{}' });
+    const standbyPolled = (await (await fetch(`${b.httpUrl()}/metrics`)).text()).includes(
+      'ledger_sentinel_ledger_requests_total{',
+    );
+    const before = {
+      a: await sent(a),
+      b: await sent(b),
+      bLeader: await metricValue(b.httpUrl()!, 'ledger_sentinel_leader'),
+    };
+    await a.stop({ graceMs: 1000 });
+    await until(async () => (await ready(b)).includes('role: leader'));
+    await until(async () => (await ready(b)).includes('first poll done'));
+    ledger.ledger.inject(largeDebit('0.0.1003', 1700n * HBAR, '0.0.1001', 'after-handover'));
+    await until(async () => delivered('1,700') > 0);
+    const after = { b: await sent(b), bLeader: await metricValue(b.httpUrl()!, 'ledger_sentinel_leader') };
+    await b.stop({ graceMs: 0 });
+
+    expect(standby.ready.status).toBe(200);
+    expect(standby.text).toContain('role: standby, leader: pod-a (token 1)');
+    expect(refused.status).toBe(503);
+    expect(standbyPolled).toBe(false);
+    expect(before).toEqual({ a: 1, b: undefined, bLeader: 0 });
+    expect(after).toEqual({ b: 1, bLeader: 1 });
+    expect(delivered('1,200')).toBe(1);
+  }, 120_000);
+});
