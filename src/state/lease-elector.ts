@@ -109,7 +109,8 @@ export function startLeaseElector(options: LeaseElectorOptions): LeaseElector {
       await running;
       clearTimeout(timer);
       clearTimeout(fenceTimer);
-      const held = leading;
+      // Also a lease acquired while stopping (never acted on): released rather than left to expire.
+      const held = leading || lease.token() !== undefined;
       leading = false;
       if (!held) return;
       try {
