@@ -44,6 +44,10 @@ const CREATE_LOCK = 7_261_901;
 // unique index. Serialised by an advisory lock; a concurrent creator without it (a migration) is tolerated too.
 export async function ensureLeaseTable(pool: Pool): Promise<void> {
   const client: PoolClient = await pool.connect();
+  // A checked-out client has no pool listener: a server shutdown in between would otherwise throw at the process.
+  const dropped = (): void => undefined;
+  client.on('error', dropped);
+  let failed: Error | undefined;
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [CREATE_LOCK]);
@@ -52,8 +56,10 @@ export async function ensureLeaseTable(pool: Pool): Promise<void> {
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     const code = (err as { code?: string }).code;
-    if (code !== '23505' && code !== '42P07') throw err;
+    if (code !== '23505' && code !== '42P07') failed = err as Error;
   } finally {
-    client.release();
+    client.removeListener('error', dropped);
+    client.release(failed);
   }
+  if (failed) throw failed;
 }

@@ -189,6 +189,7 @@ function writer(pool: Pool) {
     },
     insert: async (token: bigint | undefined, body: string): Promise<unknown> => {
       const client = await pool.connect();
+      client.on('error', () => undefined);
       try {
         await client.query('BEGIN');
         await checkFence(client, token);

@@ -1,6 +1,7 @@
 // Two replicas (createApp, in process) competing for one lease on a real PostgreSQL, with the living ledger and a
 // Slack-like sink: only the leader polls and delivers; the standby is ready, names the leader and refuses
-// state-changing API calls; a graceful stop of the leader hands over at once and the new leader delivers.
+// state-changing API calls; a graceful stop of the leader hands over at once and the new leader delivers; a leader
+// cut off from the database stops, fails (the process would exit 1) and sends nothing more.
 // Each replica keeps its own SQLite state here: this tests the lifecycle, not the shared PostgreSQL state.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { createLease } from '../../src/state/lease.js';
 import { createLeasePool } from '../../src/state/lease-pool.js';
 import { POSTGRES_BIN, POSTGRES_REQUIRED, startPostgres, type PostgresServer } from '../helpers/postgres.js';
 import { startSlackSink, type SlackSink } from '../helpers/slack-sink.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { LARGE_DEBIT_RULE, metricValue, until } from './daemon-harness.js';
 
 const HBAR = 100_000_000n;
@@ -43,7 +45,7 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('two replicas, one lease (P
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function replica(name: string, url: string): App {
+  function replica(name: string, url: string, ttl = '3s'): App {
     const home = join(dir, name);
     mkdirSync(join(home, 'rules'), { recursive: true });
     writeFileSync(join(home, 'rules', 'rules.yaml'), LARGE_DEBIT_RULE);
@@ -58,7 +60,7 @@ notifiers:
 state: { dir: ${join(home, 'state')}, backend: postgres }
 http: { host: 127.0.0.1, port: 0 }
 daemon: { watch_files: false }
-ha: { enabled: true, lease_ttl: 3s, holder: ${name} }
+ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name} }
 `,
     );
     const result = loadAll(join(home, 'config.yaml'), { env: {} });
@@ -123,5 +125,32 @@ ha: { enabled: true, lease_ttl: 3s, holder: ${name} }
     expect(before).toEqual({ a: 1, b: undefined, bLeader: 0 });
     expect(after).toEqual({ b: 1, bLeader: 1 });
     expect(delivered('1,200')).toBe(1);
+  }, 120_000);
+
+  it('a leader cut off from the database stops, fails and sends nothing more; the standby delivers', async () => {
+    const url = pg.createDatabase('ha_partition');
+    const proxy = await startTcpProxy(pg.port);
+    const a = replica('pod-c', url.replace(`:${pg.port}/`, `:${proxy.port}/`));
+    await a.start();
+    await until(async () => (await ready(a)).includes('role: leader'));
+    const b = replica('pod-d', url);
+    await b.start();
+    await until(async () => (await ready(b)).includes('leader: pod-c'));
+
+    proxy.cut();
+    const failure = await a.failure();
+    const aSent = await sent(a);
+    await until(async () => (await ready(b)).includes('first poll done'));
+    ledger.ledger.inject(largeDebit('0.0.1003', 1900n * HBAR, '0.0.1001', 'after-partition'));
+    await until(async () => delivered('1,900') > 0);
+    const aLeader = await metricValue(a.httpUrl()!, 'ledger_sentinel_leader');
+    const aSentAfter = await sent(a);
+    await Promise.all([a.stop({ graceMs: 0 }), b.stop({ graceMs: 0 })]);
+    await proxy.close();
+
+    expect(failure.message).toContain('leadership lost (no lease renewal succeeded');
+    expect(aLeader).toBe(0);
+    expect(aSentAfter).toBe(aSent);
+    expect(delivered('1,900')).toBe(1);
   }, 120_000);
 });
