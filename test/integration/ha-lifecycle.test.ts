@@ -20,9 +20,18 @@ import { createLeasePool } from '../../src/state/lease-pool.js';
 import { POSTGRES_BIN, POSTGRES_REQUIRED, startPostgres, type PostgresServer } from '../helpers/postgres.js';
 import { startSlackSink, type SlackSink } from '../helpers/slack-sink.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
-import { LARGE_DEBIT_RULE, metricValue, until } from './daemon-harness.js';
+import { LARGE_DEBIT_RULE, metricValue } from './daemon-harness.js';
 
 const HBAR = 100_000_000n;
+
+/** Polls a condition (the endpoints have no event to wait on) and names it when it never holds. */
+async function until(check: () => Promise<boolean>, what = 'a condition'): Promise<void> {
+  for (let i = 0; i < 1200; i += 1) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
 const quiet = createLogger({ level: 'silent' });
 
 describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('two replicas, one lease (PostgreSQL)', () => {
@@ -93,13 +102,13 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name} }
     const url = pg.createDatabase('ha_lifecycle');
     const a = replica('pod-a', url);
     await a.start();
-    await until(async () => (await ready(a)).includes('role: leader'));
+    await until(async () => (await ready(a)).includes('first poll done'), 'pod-a to lead and poll');
     const b = replica('pod-b', url);
     await b.start();
-    await until(async () => (await ready(b)).includes('leader: pod-a'));
+    await until(async () => (await ready(b)).includes('leader: pod-a'), 'pod-b to stand by');
 
     ledger.ledger.inject(largeDebit('0.0.1003', 1200n * HBAR, '0.0.1001', 'while-a-leads'));
-    await until(async () => delivered('1,200') > 0);
+    await until(async () => delivered('1,200') > 0, 'the alert from pod-a');
     const standby = { ready: await fetch(`${b.httpUrl()}/readyz`), text: await ready(b) };
     const refused = await fetch(`${b.httpUrl()}/api/v1/silences`, { method: 'POST', body: '{}' });
     const standbyPolled = (await (await fetch(`${b.httpUrl()}/metrics`)).text()).includes(
@@ -111,10 +120,9 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name} }
       bLeader: await metricValue(b.httpUrl()!, 'ledger_sentinel_leader'),
     };
     await a.stop({ graceMs: 1000 });
-    await until(async () => (await ready(b)).includes('role: leader'));
-    await until(async () => (await ready(b)).includes('first poll done'));
+    await until(async () => (await ready(b)).includes('first poll done'), 'pod-b to lead and poll');
     ledger.ledger.inject(largeDebit('0.0.1003', 1700n * HBAR, '0.0.1001', 'after-handover'));
-    await until(async () => delivered('1,700') > 0);
+    await until(async () => delivered('1,700') > 0, 'the alert from pod-b');
     const after = { b: await sent(b), bLeader: await metricValue(b.httpUrl()!, 'ledger_sentinel_leader') };
     await b.stop({ graceMs: 0 });
 
@@ -132,17 +140,17 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name} }
     const proxy = await startTcpProxy(pg.port);
     const a = replica('pod-c', url.replace(`:${pg.port}/`, `:${proxy.port}/`));
     await a.start();
-    await until(async () => (await ready(a)).includes('role: leader'));
+    await until(async () => (await ready(a)).includes('first poll done'), 'pod-c to lead and poll');
     const b = replica('pod-d', url);
     await b.start();
-    await until(async () => (await ready(b)).includes('leader: pod-c'));
+    await until(async () => (await ready(b)).includes('leader: pod-c'), 'pod-d to stand by');
 
     proxy.cut();
     const failure = await a.failure();
     const aSent = await sent(a);
-    await until(async () => (await ready(b)).includes('first poll done'));
+    await until(async () => (await ready(b)).includes('first poll done'), 'pod-d to lead and poll');
     ledger.ledger.inject(largeDebit('0.0.1003', 1900n * HBAR, '0.0.1001', 'after-partition'));
-    await until(async () => delivered('1,900') > 0);
+    await until(async () => delivered('1,900') > 0, 'the alert from pod-d');
     const aLeader = await metricValue(a.httpUrl()!, 'ledger_sentinel_leader');
     const aSentAfter = await sent(a);
     await Promise.all([a.stop({ graceMs: 0 }), b.stop({ graceMs: 0 })]);
