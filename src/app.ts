@@ -88,8 +88,9 @@ export function createApp(options: AppOptions): App {
   let fail = (_error: Error) => undefined as void;
   const failure = new Promise<Error>((resolve) => (fail = resolve));
   let leadership: Leadership | undefined; // ha: the runtime runs only while this replica leads
-  const mayRun = () => !leadership || leadership.leading();
-  const channelsFor = (l: Loaded) => guardChannels(buildChannels(shared, l), mayRun);
+  const mayRun = () => !leadership || leadership.elected();
+  const maySend = () => !leadership || leadership.leading();
+  const channelsFor = (l: Loaded) => guardChannels(buildChannels(shared, l), maySend);
   const persisted = createResolvedAccountsRepo(store);
   const resolution = createAccountResolution({ log, metrics, clock, persisted });
 

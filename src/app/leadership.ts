@@ -33,6 +33,8 @@ export interface LeadershipOptions {
 export interface Leadership {
   /** Leading now by the local clock: checked before every send (leader-guard.ts). */
   leading(): boolean;
+  /** Elected and not lost: whether the runtime should run (a reload restarts it only then). */
+  elected(): boolean;
   /** The /readyz line: ready either way, saying which role and who leads. */
   readiness(): ReadinessCheck;
   /** Who leads, for a standby's answer to state-changing API calls. */
@@ -98,6 +100,7 @@ export function startLeadership(options: LeadershipOptions): Leadership {
 
   return {
     leading: () => elector.leading(),
+    elected: () => elector.elected(),
     readiness() {
       const seen = elector.observed();
       const who = seen?.holder ? `${seen.holder} (token ${seen.token})` : 'none yet';

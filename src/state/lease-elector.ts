@@ -22,6 +22,8 @@ export interface LeaseElectorOptions {
 export interface LeaseElector {
   /** Leading now: elected, not lost, and the local validity has not lapsed. */
   leading(): boolean;
+  /** Elected and not lost (the local validity may lapse a moment before the fence timer says so). */
+  elected(): boolean;
   /** The row as last read. */
   observed(): LeaseState | undefined;
   /** Stops leading now for a reason found elsewhere (a write refused by the fence: FencedError). */
@@ -101,6 +103,7 @@ export function startLeaseElector(options: LeaseElectorOptions): LeaseElector {
   running = step().then(schedule);
   return {
     leading: () => leading && lease.valid(),
+    elected: () => leading,
     observed: () => observed,
     resign: lose,
     async stop() {
