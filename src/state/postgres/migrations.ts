@@ -2,8 +2,11 @@
 // transaction that holds an advisory lock, so replicas starting together apply it once.
 import type { ClientBase } from 'pg';
 
-/** pg_advisory_xact_lock key: 'LSMG' (ledger-sentinel migrations). */
-const LOCK_KEY = 0x4c534d47;
+/**
+ * pg_advisory_xact_lock key: 'LSMG' (ledger-sentinel migrations). The lease takes it too before it creates
+ * sentinel_lease (lease-sql.ts), so that a migration and a lease of another replica never create it at once.
+ */
+export const LOCK_KEY = 0x4c534d47;
 
 export const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
   {
@@ -11,7 +14,7 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: stri
     sql: `
       CREATE TABLE sentinel_schema (
         name text PRIMARY KEY, type text NOT NULL, sql text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
-      CREATE TABLE sentinel_lease (
+      CREATE TABLE IF NOT EXISTS sentinel_lease (
         id int PRIMARY KEY, token bigint NOT NULL, holder text, holder_url text, acquired_at timestamptz,
         renewed_at timestamptz, ttl_ms bigint);`,
   },
