@@ -18,6 +18,16 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: stri
         id int PRIMARY KEY, token bigint NOT NULL, holder text, holder_url text, acquired_at timestamptz,
         renewed_at timestamptz, ttl_ms bigint);`,
   },
+  {
+    // One row per leadership (fencing token): how many batches it committed, and when the last one committed.
+    // An audit that does not rely on the fence itself: a batch committed after a newer token's acquisition
+    // would show as last_at later than that acquisition (docs/reliability.md, "Failover").
+    version: 2,
+    sql: `
+      CREATE TABLE sentinel_commits (
+        token bigint PRIMARY KEY, batches bigint NOT NULL, first_at timestamptz NOT NULL,
+        last_at timestamptz NOT NULL);`,
+  },
 ];
 
 /** Applies the missing migrations; returns the versions applied now. */
