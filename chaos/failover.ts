@@ -75,6 +75,8 @@ async function watchLease(url: string): Promise<Watch> {
   };
 }
 
+const exited = (p: SentinelProcess) => p.child.exitCode !== null || p.child.signalCode !== null;
+
 const electedLines = (slots: readonly Slot[]) =>
   slots.reduce((n, s) => n + s.proc.stdout().split('leader elected').length - 1, 0);
 
@@ -92,14 +94,22 @@ async function nextElection(
 }
 
 /** As Kubernetes would: a replica that exited is started again (as a standby). */
-function supervise(rig: Rig, slots: Slot[]): { restarts(): number; stop(): Promise<void> } {
+function supervise(
+  ctx: ChaosContext,
+  rig: Rig,
+  slots: Slot[],
+): { restarts(): number; stop(): Promise<void> } {
   let stopped = false;
   let restarts = 0;
   const loop = (async () => {
     while (!stopped) {
       for (const slot of slots)
-        if (!slot.held && slot.proc.child.exitCode !== null) {
+        if (!slot.held && exited(slot.proc)) {
           restarts++;
+          const { exitCode, signalCode } = slot.proc.child;
+          const why = slot.proc.stderr().trim().split('\n').at(-1) ?? '';
+          if (signalCode !== 'SIGKILL')
+            ctx.log(`${SUITE}: ${slot.holder} exited ${exitCode ?? signalCode}: ${why}`);
           slot.proc = await rig.start({ HOLDER: slot.holder });
         }
       await sleep(200);
@@ -108,11 +118,11 @@ function supervise(rig: Rig, slots: Slot[]): { restarts(): number; stop(): Promi
   return { restarts: () => restarts, stop: async () => void ((stopped = true), await loop) };
 }
 
-async function killLeader(slots: Slot[], rig: Rig, watch: Watch, signal: NodeJS.Signals): Promise<Slot> {
+async function killLeader(slots: Slot[], watch: Watch, signal: NodeJS.Signals): Promise<Slot> {
   let slot: Slot | undefined;
   for (let i = 0; i < 400 && !slot; i++) {
     const holder = watch.holder();
-    slot = slots.find((s) => s.holder === holder && s.proc.child.exitCode === null);
+    slot = slots.find((s) => s.holder === holder && !exited(s.proc));
     if (!slot) await sleep(50);
   }
   if (!slot) throw new Error('no live leader within 20 s');
@@ -120,8 +130,7 @@ async function killLeader(slots: Slot[], rig: Rig, watch: Watch, signal: NodeJS.
   slot.proc.kill(signal);
   if (signal === 'SIGKILL') {
     await slot.proc.exited;
-    slot.proc = await rig.start({ HOLDER: slot.holder });
-    slot.held = false;
+    slot.held = false; // the supervisor starts it again, as a standby
   }
   return slot;
 }
@@ -152,7 +161,7 @@ function fencedCommits(acquired: Map<string, number>, byToken: Map<string, { las
 
 async function sigstop(slots: Slot[], rig: Rig, watch: Watch, url: string): Promise<number> {
   const before = electedLines(slots);
-  const slot = await killLeader(slots, rig, watch, 'SIGSTOP');
+  const slot = await killLeader(slots, watch, 'SIGSTOP');
   const token = [...watch.acquired.keys()].at(-1)!;
   await nextElection(slots, before, Date.now());
   await sleep(500);
@@ -160,7 +169,7 @@ async function sigstop(slots: Slot[], rig: Rig, watch: Watch, url: string): Prom
   slot.proc.kill('SIGCONT');
   await Promise.race([slot.proc.exited, sleep(20_000)]);
   const woken = (await commits(url)).get(token)?.batches ?? 0;
-  if (slot.proc.child.exitCode === null) slot.proc.kill('SIGKILL');
+  if (!exited(slot.proc)) slot.proc.kill('SIGKILL');
   await slot.proc.exited;
   slot.proc = await rig.start({ HOLDER: slot.holder });
   slot.held = false;
@@ -193,6 +202,7 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
     ledger: { seed: 'chaos-failover', tps: 100, lagMs: 500 },
     watched: 20,
     markers,
+    compiled: true,
     config: {
       pollInterval: `${POLL_MS}ms`,
       overlap: '10s',
@@ -205,7 +215,7 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
   try {
     for (const holder of ['replica-a', 'replica-b', 'replica-c'])
       slots.push({ holder, proc: await rig.start({ HOLDER: holder }), held: false });
-    const supervisor = supervise(rig, slots);
+    const supervisor = supervise(ctx, rig, slots);
     const failovers: number[] = [];
     let missed = 0;
     const started = Date.now();
@@ -229,7 +239,7 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
         nextKill++;
         const before = electedLines(slots);
         const at = Date.now();
-        await killLeader(slots, rig, watch, 'SIGKILL');
+        await killLeader(slots, watch, 'SIGKILL');
         const took = await nextElection(slots, before, at);
         if (took === undefined) missed++;
         else failovers.push(took);
@@ -253,7 +263,7 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
     const bound = TTL_MS + POLL_MS;
     return [
       figure(SUITE, 'kills of the leader (SIGKILL, restarted as a standby)', failovers.length + missed),
-      figure(SUITE, 'replicas restarted after exiting on their own (lost lease)', supervisor.restarts()),
+      figure(SUITE, 'replicas restarted as standbys (killed ones included)', supervisor.restarts()),
       figure(SUITE, 'database connections cut (pg_terminate_backend)', cut),
       figure(SUITE, 'leaderships (fencing tokens)', watch.acquired.size),
       figure(SUITE, 'expected alerts (ground truth)', result.expected),
