@@ -77,17 +77,18 @@ async function watchLease(url: string): Promise<Watch> {
 
 const exited = (p: SentinelProcess) => p.child.exitCode !== null || p.child.signalCode !== null;
 
-const electedLines = (slots: readonly Slot[]) =>
-  slots.reduce((n, s) => n + s.proc.stdout().split('leader elected').length - 1, 0);
+/** Over every process started so far (a restarted replica's earlier lines stay counted). */
+const electedLines = (procs: readonly SentinelProcess[]) =>
+  procs.reduce((n, p) => n + p.stdout().split('leader elected').length - 1, 0);
 
 /** Waits for the next `leader elected` line in any replica; returns ms from `since`, or undefined. */
 async function nextElection(
-  slots: readonly Slot[],
+  procs: readonly SentinelProcess[],
   before: number,
   since: number,
 ): Promise<number | undefined> {
   for (let i = 0; i < 600; i++) {
-    if (electedLines(slots) > before) return Date.now() - since;
+    if (electedLines(procs) > before) return Date.now() - since;
     await sleep(50);
   }
   return undefined;
@@ -160,10 +161,10 @@ function fencedCommits(acquired: Map<string, number>, byToken: Map<string, { las
 }
 
 async function sigstop(slots: Slot[], rig: Rig, watch: Watch, url: string): Promise<number> {
-  const before = electedLines(slots);
+  const before = electedLines(rig.daemons);
   const slot = await killLeader(slots, watch, 'SIGSTOP');
   const token = [...watch.acquired.keys()].at(-1)!;
-  await nextElection(slots, before, Date.now());
+  await nextElection(rig.daemons, before, Date.now());
   await sleep(500);
   const asleep = (await commits(url)).get(token)?.batches ?? 0;
   slot.proc.kill('SIGCONT');
@@ -193,7 +194,7 @@ async function cutConnections(url: string): Promise<number> {
 // Longer than 60 lines on purpose: one timeline of injections, kills and faults.
 async function run(ctx: ChaosContext): Promise<Figure[]> {
   const kills = ctx.quick ? 5 : 20;
-  const durationMs = ctx.quick ? 40_000 : 150_000;
+  const durationMs = ctx.quick ? 30_000 : 150_000;
   const markers = ctx.quick ? 40 : 150;
   const random = seeded(20261125);
   const server = await startPostgres();
@@ -237,10 +238,10 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
       while (nextMark < markAt.length && markAt[nextMark]! <= elapsed) rig.mark(nextMark++);
       if (nextKill < killAt.length && killAt[nextKill]! <= elapsed) {
         nextKill++;
-        const before = electedLines(slots);
+        const before = electedLines(rig.daemons);
         const at = Date.now();
         await killLeader(slots, watch, 'SIGKILL');
-        const took = await nextElection(slots, before, at);
+        const took = await nextElection(rig.daemons, before, at);
         if (took === undefined) missed++;
         else failovers.push(took);
       } else if (faults[0] && faults[0].at <= elapsed) {
