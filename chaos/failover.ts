@@ -7,11 +7,11 @@
 // token in sentinel_commits with its commit time (migration 2), and this scenario records each token's
 // acquisition time from sentinel_lease; a batch of token T committed after token T+1 was acquired is a fenced
 // commit. The SIGSTOPped leader's own count is also compared before and after it woke.
-import pg from 'pg';
 import { checked, figure, percentile, round, type Figure } from '../bench/lib/figures.js';
 import type { SentinelProcess } from '../bench/lib/daemon-process.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { alertIdsByMarker, lostAlerts, receivedMarkers } from './lib/markers.js';
+import { commits, cutConnections, fencedCommits, watchLease, type Watch } from './lib/lease-watch.js';
 import { startRig, type Rig } from './lib/rig.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
 import { seeded, sleep } from './lib/seeded.js';
@@ -25,54 +25,6 @@ interface Slot {
   proc: SentinelProcess;
   /** Set while this scenario stops or kills it on purpose (the supervisor leaves it alone). */
   held: boolean;
-}
-
-interface Watch {
-  /** token → acquisition time (PostgreSQL's clock, ms). */
-  readonly acquired: Map<string, number>;
-  holder(): string | undefined;
-  stop(): Promise<void>;
-}
-
-/** Reads the lease row every 100 ms: who leads, and when each token was acquired. */
-async function watchLease(url: string): Promise<Watch> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => undefined);
-  await client.connect();
-  const acquired = new Map<string, number>();
-  let holder: string | undefined;
-  let stopped = false;
-  let db = client;
-  const loop = (async () => {
-    while (!stopped) {
-      try {
-        const { rows } = await db.query<{ token: string; holder: string | null; at: string; live: boolean }>(
-          `SELECT token::text, holder, (extract(epoch from acquired_at) * 1000)::bigint::text AS at,
-             (holder IS NOT NULL AND renewed_at >= now() - ttl_ms * interval '1 millisecond') AS live
-           FROM sentinel_lease WHERE id = 1`,
-        );
-        const row = rows[0];
-        holder = row?.live ? (row.holder ?? undefined) : undefined;
-        if (row && !acquired.has(row.token)) acquired.set(row.token, Number(row.at));
-      } catch {
-        // the table is not there yet, or the server restarts: reconnect
-        await db.end().catch(() => undefined);
-        db = new pg.Client({ connectionString: url });
-        db.on('error', () => undefined);
-        await db.connect().catch(() => undefined);
-      }
-      await sleep(100);
-    }
-  })();
-  return {
-    acquired,
-    holder: () => holder,
-    async stop() {
-      stopped = true;
-      await loop;
-      await db.end().catch(() => undefined);
-    },
-  };
 }
 
 const exited = (p: SentinelProcess) => p.child.exitCode !== null || p.child.signalCode !== null;
@@ -136,30 +88,6 @@ async function killLeader(slots: Slot[], watch: Watch, signal: NodeJS.Signals): 
   return slot;
 }
 
-async function commits(url: string): Promise<Map<string, { batches: number; last: number }>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ token: string; batches: string; last: string }>(
-      `SELECT token::text, batches::text, (extract(epoch from last_at) * 1000)::bigint::text AS last
-       FROM sentinel_commits`,
-    );
-    return new Map(rows.map((r) => [r.token, { batches: Number(r.batches), last: Number(r.last) }]));
-  } finally {
-    await client.end();
-  }
-}
-
-/** Tokens whose last batch committed after the next token was acquired (a commit by a fenced leader). */
-function fencedCommits(acquired: Map<string, number>, byToken: Map<string, { last: number }>): number {
-  let fenced = 0;
-  for (const [token, { last }] of byToken) {
-    const next = [...acquired].filter(([t]) => BigInt(t) > BigInt(token)).map(([, at]) => at);
-    if (next.length > 0 && last > Math.min(...next)) fenced++;
-  }
-  return fenced;
-}
-
 async function sigstop(slots: Slot[], rig: Rig, watch: Watch, url: string): Promise<number> {
   const before = electedLines(rig.daemons);
   const slot = await killLeader(slots, watch, 'SIGSTOP');
@@ -175,20 +103,6 @@ async function sigstop(slots: Slot[], rig: Rig, watch: Watch, url: string): Prom
   slot.proc = await rig.start({ HOLDER: slot.holder });
   slot.held = false;
   return woken - asleep;
-}
-
-async function cutConnections(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-       WHERE datname = current_database() AND pid <> pg_backend_pid()`,
-    );
-    return rows.length;
-  } finally {
-    await client.end();
-  }
 }
 
 // Longer than 60 lines on purpose: one timeline of injections, kills and faults.
@@ -259,6 +173,10 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
     await supervisor.stop();
     const counts = receivedMarkers(rig.slack.accepted());
     const ids = alertIdsByMarker(rig.slack.accepted());
+    const doubled = [...counts]
+      .filter(([, n]) => n > 1)
+      .map(([m, n]) => `${m} ×${n}`)
+      .join(', ');
     const unrecognisable = [...counts].filter(([m, n]) => n > 1 && (ids.get(m)?.size ?? 0) !== 1).length;
     const byToken = await commits(url);
     const bound = TTL_MS + POLL_MS;
@@ -270,7 +188,7 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
       figure(SUITE, 'expected alerts (ground truth)', result.expected),
       lostAlerts(SUITE, result),
       checked(SUITE, 'duplicate alerts', result.duplicates, '<=', failovers.length + missed, {
-        note: 'target 0, at most one per kill (a send cut off mid-request)',
+        note: `target 0, at most one per kill (a send cut off mid-request); doubled: ${doubled || 'none'}`,
       }),
       checked(SUITE, 'duplicates not recognisable by their alert id', unrecognisable, '==', 0),
       checked(SUITE, 'kills without a new leader within 30 s', missed, '==', 0),
