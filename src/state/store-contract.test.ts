@@ -14,7 +14,7 @@ import {
 } from '../../test/helpers/postgres.js';
 import { openPostgresStore } from './postgres/open-postgres-store.js';
 import { openStateStore, type StateStore } from './store.js';
-import { BIG, dump, fillEverything, modules, NS, step } from './testing/state-fixtures.js';
+import { BIG, dump, fillEverything, modules, NS, step } from '../../test/helpers/state-fixtures.js';
 
 interface Backend {
   /** A fresh, empty state; reopen() opens the same state again (after close). */

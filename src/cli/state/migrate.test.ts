@@ -14,7 +14,7 @@ import {
 } from '../../../test/helpers/postgres.js';
 import { openPostgresStore } from '../../state/postgres/open-postgres-store.js';
 import { openStateStore } from '../../state/store.js';
-import { BIG, dump, fillEverything, modules } from '../../state/testing/state-fixtures.js';
+import { BIG, dump, fillEverything, modules } from '../../../test/helpers/state-fixtures.js';
 import { runCli } from '../cli.js';
 
 async function cli(argv: string[]) {

@@ -11,7 +11,7 @@ import {
 import { captureLogs } from '../../../test/helpers/log-capture.js';
 import { createMetrics } from '../../observability/metrics.js';
 import { FencedError } from '../fenced-error.js';
-import { dump, modules, NS, step } from '../testing/state-fixtures.js';
+import { dump, modules, NS, step } from '../../../test/helpers/state-fixtures.js';
 import { openPostgresStore } from './open-postgres-store.js';
 
 describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL state backend', () => {

@@ -1,14 +1,14 @@
 // What the state-contract suite writes and compares: every module's tables filled through the modules themselves
 // (int64 values above 2^53 included), and a dump of every table, row by row, with exact integers.
-import { createAckStore } from '../../delivery/ack-store.js';
-import { createOutbox } from '../../delivery/outbox.js';
-import { createSilenceStore } from '../../delivery/silence-store.js';
-import { testAlert } from '../../../test/helpers/alerts.js';
-import { createRuleStateRepo } from '../../rules/state-repo.js';
-import type { StoredGroupState } from '../../rules/group-state.js';
-import { createQuarantine } from '../../tail/quarantine.js';
-import { TailState } from '../../tail/tail-state.js';
-import type { StateStore } from '../store.js';
+import { createAckStore } from '../../src/delivery/ack-store.js';
+import { createOutbox } from '../../src/delivery/outbox.js';
+import { createSilenceStore } from '../../src/delivery/silence-store.js';
+import { testAlert } from './alerts.js';
+import { createRuleStateRepo } from '../../src/rules/state-repo.js';
+import type { StoredGroupState } from '../../src/rules/group-state.js';
+import { createQuarantine } from '../../src/tail/quarantine.js';
+import { TailState } from '../../src/tail/tail-state.js';
+import type { StateStore } from '../../src/state/store.js';
 
 /** 2^63 - 1 and a nanosecond timestamp: both beyond what a JS number holds exactly. */
 export const BIG = 9_223_372_036_854_775_807n;
