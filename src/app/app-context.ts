@@ -1,7 +1,7 @@
 // The state the app's lifecycle steps share (app.ts, app-start.ts, app-reload.ts): what was built once per
 // process, the running runtime, HTTP server and file watcher, and what the reload queue needs.
 import type { Writable } from 'node:stream';
-import type { RunningHttpServer } from '../observability/http-server.js';
+import type { HttpServerOptions, RunningHttpServer } from '../observability/http-server.js';
 import { createAccountResolution, type AccountResolution } from './account-resolution.js';
 import type { RuleFileCache } from '../rules/load.js';
 import type { Loaded } from './load-all.js';
@@ -40,6 +40,8 @@ export interface AppOptions {
   readonly metrics?: Metrics;
   /** ha: this replica's role under the lease (cli/run/run-replica.ts); absent, the app is the only replica. */
   readonly ha?: AppHa;
+  /** Serves the app's HTTP handlers (default: its own server; a replica keeps one across its apps). */
+  readonly startHttp?: (options: HttpServerOptions) => Promise<RunningHttpServer>;
 }
 
 /** A replica under the lease: a standby never starts the runtime; a leader sends only while it leads. */

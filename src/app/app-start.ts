@@ -58,7 +58,7 @@ function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<Run
       }),
     });
   const readiness = () => standbyReadiness(checks(), leadership);
-  return startHttpServer({
+  return (ctx.options.startHttp ?? startHttpServer)({
     host: listen.host,
     port: listen.port,
     registry: metrics.registry,

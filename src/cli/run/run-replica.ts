@@ -13,6 +13,7 @@ import { loadAll, type Loaded } from '../../app/load-all.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { StateStore } from '../../state/store.js';
+import { switchableHttp } from '../../observability/switchable-http.js';
 
 export interface ReplicaOptions {
   readonly loaded: Loaded;
@@ -56,6 +57,8 @@ export function createReplica(options: ReplicaOptions): Replica {
   let switching: Promise<void> = Promise.resolve();
   let fail = (_error: Error) => undefined as void;
   const failure = new Promise<Error>((resolve) => (fail = resolve));
+  // One server for both roles: the port stays bound while the standby app gives way to the leader app.
+  const http = switchableHttp();
 
   function appFor(store: StateStore, standby: boolean): App {
     const { env, pid, configPath, logDestination, stdout, metrics } = options;
@@ -63,7 +66,8 @@ export function createReplica(options: ReplicaOptions): Replica {
     const fresh = configPath ? loadAll(configPath, { env: env ?? {} }) : undefined;
     const loaded = fresh?.ok ? fresh.loaded : options.loaded;
     const ha = { leadership: leadership!, standby };
-    return createApp({ loaded, configPath, env, pid, logDestination, stdout, store, metrics, ha });
+    const startHttp = http.start;
+    return createApp({ loaded, configPath, env, pid, logDestination, stdout, store, metrics, ha, startHttp });
   }
 
   async function run(standby: boolean): Promise<void> {
@@ -130,6 +134,7 @@ export function createReplica(options: ReplicaOptions): Replica {
       current = undefined;
       await app?.stop(stopOptions);
       await leadership?.stop();
+      await http.close();
     },
     reloadFromDisk: () => current?.reloadFromDisk() ?? Promise.resolve(false),
     failure: () => failure,
