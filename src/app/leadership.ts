@@ -26,6 +26,8 @@ export interface LeadershipOptions {
   readonly onLost: (error: Error) => void;
   /** Renew / acquire interval (default ttl/3). */
   readonly intervalMs?: number;
+  /** Acquire attempts of a standby (default the renew interval, at most 1 s). */
+  readonly standbyIntervalMs?: number;
   /** Ends the lease's connections, after the release. */
   readonly close?: () => Promise<void>;
 }
@@ -66,6 +68,7 @@ export function startLeadership(options: LeadershipOptions): Leadership {
     lease,
     log,
     intervalMs: options.intervalMs,
+    standbyIntervalMs: options.standbyIntervalMs,
     onObserved: observe,
     onElected: (token) => {
       seen(token);

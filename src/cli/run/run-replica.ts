@@ -57,6 +57,10 @@ export function createReplica(options: ReplicaOptions): Replica {
   let switching: Promise<void> = Promise.resolve();
   let fail = (_error: Error) => undefined as void;
   const failure = new Promise<Error>((resolve) => (fail = resolve));
+  // A standby tries the lease at least twice per poll interval, so that a takeover after a crash adds at most
+  // half a poll interval to the lease's expiry (docs/reliability.md, "Failover").
+  const { ha, tail } = options.loaded.config;
+  const standbyIntervalMs = Math.max(100, Math.min(1000, ha.lease_ttl / 3, tail.poll_interval / 2));
   // One server for both roles: the port stays bound while the standby app gives way to the leader app.
   const http = switchableHttp();
 
@@ -119,7 +123,7 @@ export function createReplica(options: ReplicaOptions): Replica {
       const standby = queue(() => run(true));
       leadership = startLeadership({
         ...replica,
-        ...{ log, metrics: options.metrics, intervalMs: options.intervalMs },
+        ...{ log, metrics: options.metrics, intervalMs: options.intervalMs, standbyIntervalMs },
         lead,
         abdicate,
         onLost: fail,
