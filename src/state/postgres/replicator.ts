@@ -117,6 +117,9 @@ export function createReplicator(options: ReplicatorOptions): Replicator {
     const c = client;
     client = undefined;
     void c?.end().catch(() => undefined);
+    // end() waits for the server's goodbye, which a cut network never sends: the socket goes too, so that a
+    // statement in flight fails now instead of at its timeout (a leader that lost its lease stops at once).
+    (c as { connection?: { stream?: { destroy(): void } } } | undefined)?.connection?.stream?.destroy();
   }
 
   return {
