@@ -23,6 +23,7 @@ import { orderAttribution } from './order-attribution.js';
 import { retryAfterScenario } from './retry-after.js';
 import { propertyFaults } from './property-faults.js';
 import { futureTimestamps } from './future-timestamps.js';
+import { failover } from './failover.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -40,6 +41,7 @@ const SCENARIOS: readonly Scenario[] = [
   retryAfterScenario,
   propertyFaults,
   futureTimestamps,
+  failover,
 ];
 
 const { values } = parseArgs({

@@ -20,6 +20,8 @@ export interface SentinelConfigOptions {
   readonly ledgerExtra?: string;
   /** Extra keys of the `tail:` mapping, each line indented by two spaces. */
   readonly tailExtra?: string;
+  /** The `state:` value as flow YAML (default: the SQLite state in the dir's state/). */
+  readonly state?: string;
 }
 
 export interface SentinelDir {
@@ -57,7 +59,7 @@ ${o.tailExtra ?? ''}
 rules: { paths: [rules/*.yaml] }
 notifiers:
 ${o.notifiers}
-state: { dir: ${join(dir, 'state')} }
+state: ${o.state ?? `{ dir: ${join(dir, 'state')} }`}
 http: { host: 127.0.0.1, port: 0 }
 daemon: { watch_files: false, shutdown_grace: 5s }
 self_monitoring: { enabled: false }

@@ -39,8 +39,8 @@ export interface Rig {
   readonly slack: ChaosSlack;
   readonly dir: SentinelDir;
   readonly daemons: SentinelProcess[];
-  /** Starts (or restarts) the daemon; resolves once it logged `started`. */
-  start(): Promise<SentinelProcess>;
+  /** Starts (or restarts) the daemon, with `env` added to the rig's; resolves once it logged `started`. */
+  start(env?: Record<string, string>): Promise<SentinelProcess>;
   /** Injects marker n, paid by a watched account chosen by n. */
   mark(n: number): void;
   /** Waits until every expected marker arrived (or timeoutMs), then tallies. */
@@ -68,9 +68,9 @@ export async function startRig(ctx: ChaosContext, options: RigOptions): Promise<
     slack,
     dir,
     daemons,
-    async start() {
+    async start(env = {}) {
       const daemon = spawnSentinel(['run', '--config', dir.configPath], {
-        env: options.env ?? {},
+        env: { ...options.env, ...env },
         compiled: options.compiled,
       });
       daemons.push(daemon);

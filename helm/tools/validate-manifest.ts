@@ -17,6 +17,7 @@ const KINDS: Readonly<Record<string, readonly [string, string]>> = {
   'v1/ServiceAccount': ['kubernetes-models/v1', 'ServiceAccount'],
   'v1/PersistentVolumeClaim': ['kubernetes-models/v1', 'PersistentVolumeClaim'],
   'apps/v1/Deployment': ['kubernetes-models/apps/v1', 'Deployment'],
+  'policy/v1/PodDisruptionBudget': ['kubernetes-models/policy/v1', 'PodDisruptionBudget'],
   'monitoring.coreos.com/v1/ServiceMonitor': [
     '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1',
     'ServiceMonitor',

@@ -1,18 +1,21 @@
 // The state the app's lifecycle steps share (app.ts, app-start.ts, app-reload.ts): what was built once per
 // process, the running runtime, HTTP server and file watcher, and what the reload queue needs.
 import type { Writable } from 'node:stream';
-import type { RunningHttpServer } from '../observability/http-server.js';
+import type { HttpServerOptions, RunningHttpServer } from '../observability/http-server.js';
 import { createAccountResolution, type AccountResolution } from './account-resolution.js';
 import type { RuleFileCache } from '../rules/load.js';
 import type { Loaded } from './load-all.js';
 import type { Fingerprint } from './reload-fingerprint.js';
 import type { ReloadWatcher } from './reload-watcher.js';
 import { createResolvedAccountsRepo } from '../tail/resolved-accounts-repo.js';
-import type { Runtime, Shared } from './runtime.js';
+import { buildChannels, type Runtime, type Shared } from './runtime.js';
+import type { Channel } from '../delivery/channels.js';
+import { guardChannels } from './leader-guard.js';
 import { buildShared, type Secrets } from './shared.js';
 import type { StateGuard } from '../state/state-guard.js';
 import type { StateStore } from '../state/store.js';
 import type { Metrics } from '../observability/metrics.js';
+import type { Leadership } from './leadership.js';
 
 export interface AppOptions {
   readonly loaded: Loaded;
@@ -35,6 +38,16 @@ export interface AppOptions {
   readonly store?: StateStore;
   /** Metrics made by the caller together with that store. */
   readonly metrics?: Metrics;
+  /** ha: this replica's role under the lease (cli/run/run-replica.ts); absent, the app is the only replica. */
+  readonly ha?: AppHa;
+  /** Serves the app's HTTP handlers (default: its own server; a replica keeps one across its apps). */
+  readonly startHttp?: (options: HttpServerOptions) => Promise<RunningHttpServer>;
+}
+
+/** A replica under the lease: a standby never starts the runtime; a leader sends only while it leads. */
+export interface AppHa {
+  readonly leadership: Leadership;
+  readonly standby: boolean;
 }
 
 export interface AppContext {
@@ -76,4 +89,15 @@ export function createAppContext(options: AppOptions): AppContext {
     reloading: Promise.resolve(true),
     ...{ guard: undefined, lost: undefined },
   };
+}
+
+/**
+ * The notifiers of `loaded`; under ha every send first checks that this replica still leads (leader-guard.ts)
+ * and that its store was not fenced (a newer token refused a write: another replica delivers now).
+ */
+export function channelsFor(ctx: AppContext, loaded: Loaded): Map<string, Channel> {
+  const built = buildChannels(ctx.shared, loaded);
+  const ha = ctx.options.ha;
+  const { store } = ctx.shared;
+  return ha ? guardChannels(built, () => ha.leadership.leading() && store.check() === undefined) : built;
 }

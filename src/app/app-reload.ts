@@ -5,19 +5,18 @@
 import { setImmediate } from 'node:timers/promises';
 import { formatIssue } from '../config/config-error.js';
 import { forgetRemovedRules } from '../observability/metrics.js';
-import type { AppContext } from './app-context.js';
+import { channelsFor, type AppContext } from './app-context.js';
 import { loadAll, type Loaded } from './load-all.js';
 import { recordingReader, sameContent, type Fingerprint } from './reload-fingerprint.js';
 import { changedParts } from './reload-plan.js';
 import { watchForReload } from './reload-watcher.js';
-import { buildChannels } from './runtime.js';
 
 /** Applies a loaded config; throws (changing nothing) when its notifiers cannot be built. */
 export async function applyReload(ctx: AppContext, next: Loaded, print?: Fingerprint): Promise<void> {
   const { shared, secrets, options } = ctx;
   const { log, metrics } = shared;
   if (ctx.lost) throw new Error('the state store was lost: not reloading');
-  const channels = buildChannels(shared, next);
+  const channels = channelsFor(ctx, next);
   // Resolved while everything keeps running: lookups of accounts named by alias may take a while.
   const applied = await ctx.resolution.apply(next, true);
   if (ctx.lost) throw new Error('the state store was lost: not reloading');
@@ -136,7 +135,7 @@ async function resolvePending(ctx: AppContext): Promise<boolean> {
   const applied = await ctx.resolution.apply(ctx.loaded, false);
   if (ctx.lost || !ctx.runtime) return true;
   if (ctx.resolution.pending().length < before) {
-    await ctx.runtime.update(applied, buildChannels(ctx.shared, applied));
+    await ctx.runtime.update(applied, channelsFor(ctx, applied));
     ctx.shared.log.info({ accounts: applied.accounts.length }, 'resolved accounts added to the tail');
   }
   ctx.resolution.scheduleRetry(ctx.loaded, () => retryResolution(ctx));

@@ -4,10 +4,12 @@ import { createApiRouter } from '../api/api-router.js';
 import { startHttpServer, type RunningHttpServer } from '../observability/http-server.js';
 import { configSilences } from '../status/status-silence.js';
 import { createQuarantine, type Quarantine } from '../tail/quarantine.js';
-import type { AppContext } from './app-context.js';
+import { channelsFor, type AppContext } from './app-context.js';
 import { markLoaded, retryResolution, watchConfig } from './app-reload.js';
 import { readinessChecks } from './readiness.js';
-import { buildChannels, startRuntime } from './runtime.js';
+import { startRuntime } from './runtime.js';
+import { standbyApi } from './standby-api.js';
+import { standbyReadiness } from './standby-readiness.js';
 import { guardStateStore } from '../state/state-guard.js';
 import { rescueState } from '../state/state-rescue.js';
 import { apiAcks, apiSilences, statusPage } from './status-inputs.js';
@@ -16,10 +18,14 @@ export async function startApp(ctx: AppContext, reload: () => Promise<boolean>):
   const { shared, resolution } = ctx;
   const { log, metrics, store } = shared;
   ctx.http = await startHttp(ctx, reload);
-  const applied = await resolution.apply(ctx.loaded, true);
-  shared.engines.replace(applied.ruleSet);
-  ctx.runtime = startRuntime(shared, applied, buildChannels(shared, applied));
-  resolution.scheduleRetry(ctx.loaded, () => retryResolution(ctx));
+  // A standby serves its snapshot of the state (HTTP, status page, read API) and never tails or delivers.
+  if (!ctx.options.ha?.standby) {
+    const applied = await resolution.apply(ctx.loaded, true);
+    shared.engines.replace(applied.ruleSet);
+    ctx.runtime = startRuntime(shared, applied, channelsFor(ctx, applied));
+    resolution.scheduleRetry(ctx.loaded, () => retryResolution(ctx));
+    if (!ctx.options.ha) metrics.leader.set(1);
+  }
   ctx.guard = guardStateStore({
     ...{ store, log, metrics },
     intervalMs: ctx.options.stateCheckIntervalMs ?? 1000,
@@ -35,7 +41,8 @@ function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<Run
   const { shared } = ctx;
   const { log, metrics, store, clock } = shared;
   const { http: listen } = ctx.loaded.config;
-  const readiness = () =>
+  const leadership = ctx.options.ha?.leadership;
+  const checks = () =>
     readinessChecks({
       configLoaded: () => true,
       stateOpen: () => ctx.open,
@@ -50,7 +57,8 @@ function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<Run
         pausedAfterMs: ctx.loaded.config.self_monitoring.delivery_paused_after,
       }),
     });
-  return startHttpServer({
+  const readiness = () => standbyReadiness(checks(), leadership);
+  return (ctx.options.startHttp ?? startHttpServer)({
     host: listen.host,
     port: listen.port,
     registry: metrics.registry,
@@ -64,13 +72,16 @@ function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<Run
       ],
       acks: () => apiAcks(shared.controls.acks),
     }),
-    api: createApiRouter({
-      ...shared.controls,
-      http: () => ctx.loaded.config.http,
-      readiness,
-      reload,
-      ...{ clock, log, metrics },
-    }),
+    api: standbyApi(
+      createApiRouter({
+        ...shared.controls,
+        http: () => ctx.loaded.config.http,
+        readiness,
+        reload,
+        ...{ clock, log, metrics },
+      }),
+      () => leadership,
+    ),
   });
 }
 

@@ -31,6 +31,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     ...reloadMetrics(r),
     ...capacityMetrics(r),
     ...replicationMetrics(r),
+    ...leadershipMetrics(r),
   };
   metrics.buildInfo.set({ version: options.version ?? '0.0.0', node: process.version }, 1);
   for (const strategy of ['per-account', 'global']) metrics.tailStrategy.set({ strategy }, 0);
@@ -47,6 +48,7 @@ export function createMetrics(options: MetricsOptions = {}) {
   for (const outcome of ['applied', 'rejected']) metrics.configReloads.inc({ outcome }, 0);
   for (const reason of ['unrelated_file', 'same_content']) metrics.configReloadNoops.inc({ reason }, 0);
   for (const read of ['head', 'sweep']) metrics.globalPages.inc({ read }, 0);
+  metrics.leaderChanges.inc(0);
   return metrics;
 }
 
@@ -393,6 +395,32 @@ function replicationMetrics(r: Registry[]) {
     stateReplicationPending: new Gauge({
       name: `${P}state_replication_pending`,
       help: 'State transactions committed locally and not yet in PostgreSQL (backend postgres).',
+      registers: r,
+    }),
+  };
+}
+
+/** Leadership (ha): this replica's lease, its fencing token and the changes of leader (docs/deployment.md). */
+function leadershipMetrics(r: Registry[]) {
+  return {
+    leader: new Gauge({
+      name: `${P}leader`,
+      help: '1 while this replica holds the lease and may tail and deliver (always 1 without ha), else 0.',
+      registers: r,
+    }),
+    leaderChanges: new Counter({
+      name: `${P}leader_changes_total`,
+      help: 'Changes of the lease holder (a new fencing token) seen by this replica, as leader or standby.',
+      registers: r,
+    }),
+    leaderLeaseAge: new Gauge({
+      name: `${P}leader_lease_age_seconds`,
+      help: 'Seconds since this leader last renewed its lease (by its own clock); 0 on a standby.',
+      registers: r,
+    }),
+    leaderFencingToken: new Gauge({
+      name: `${P}leader_fencing_token`,
+      help: "The lease's current fencing token as last read by this replica (0 before any leader).",
       registers: r,
     }),
   };

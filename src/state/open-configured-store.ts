@@ -11,6 +11,8 @@ export interface ConfiguredStoreOptions {
   readonly clock?: () => number;
   /** The lease's fencing token (PostgreSQL only; the leader election passes it). */
   readonly fence?: () => bigint | undefined;
+  /** false: a snapshot that never ships a write (PostgreSQL only: an ha standby). */
+  readonly replicate?: boolean;
   /** The replication metrics (PostgreSQL only). */
   readonly metrics?: ReplicationMetrics;
 }
@@ -28,6 +30,7 @@ export async function openConfiguredStore(
     url: pg.url,
     ssl: pg.ssl,
     fence: options.fence,
+    replicate: options.replicate,
     log: options.log,
     connectTimeoutMs: pg.connect_timeout,
     statementTimeoutMs: pg.statement_timeout,

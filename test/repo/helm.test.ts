@@ -22,11 +22,12 @@ import {
 } from '../../helm/tools/prometheus-rules.js';
 import { loadManifestValidator, type ManifestValidator } from '../../helm/tools/validate-manifest.js';
 
-/** config.example.yaml as a user would paste it under config:, without state and http (the chart sets them). */
+/** config.example.yaml as a user would paste it under config:, without state, http and ha (the chart sets them). */
 function exampleConfig(): Record<string, unknown> {
   const {
     state: _state,
     http: _http,
+    ha: _ha,
     ...config
   } = parse(readFileSync(join(REPO_DIR, 'config.example.yaml'), 'utf8')) as Record<string, unknown>;
   return config;
@@ -73,6 +74,13 @@ describe('values.schema.json', () => {
       "must have required property 'secretName'",
     ],
     ['config.state (owned by the chart)', { config: { state: { dir: '/data' } } }, 'must NOT be valid'],
+    ['ha on the SQLite state', { ha: { enabled: true } }, '/state/backend must be equal to constant'],
+    [
+      'the PostgreSQL state without its Secret',
+      { state: { backend: 'postgres' } },
+      '/state/database/existingSecret must NOT have fewer than 1 characters',
+    ],
+    ['config.ha (set by the chart from ha)', { config: { ha: { enabled: true } } }, 'must NOT be valid'],
     ['a tag-like digest', { image: { digest: 'latest' } }, 'must match pattern'],
     // The config block is checked with config.schema.json: these crash-looped the pod before.
     [
@@ -345,6 +353,8 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
       'LedgerSentinelAccountStale',
       'LedgerSentinelQueryServiceLag',
       'LedgerSentinelRequestErrors',
+      'LedgerSentinelNoLeader',
+      'LedgerSentinelSeveralLeaders',
       'LedgerSentinelNoAlertsForADay',
     ]);
     expect(rule.groups[0].rules[1].expr).toContain('ledger_sentinel_config_last_reload_successful');
@@ -421,6 +431,66 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
     });
     expect(result.manifests.map((m) => m.object.kind)).not.toContain('PersistentVolumeClaim');
     expect(result.notes).toContain('WARNING: persistence.enabled is false');
+  });
+
+  it('runs several replicas on PostgreSQL with ha: RollingUpdate, a PDB, anti-affinity, no PVC', ({
+    skip,
+  }) => {
+    const values = {
+      state: { backend: 'postgres', database: { existingSecret: 'sentinel-db' } },
+      ha: { enabled: true },
+    };
+    const ha = renderChart({ binary, valuesFiles: [writeValues(values)], strict: true });
+    const deployment = manifest(ha, 'Deployment').spec as Obj;
+    const pod = deployment.template.spec as Obj;
+
+    expect(deployment.replicas).toBe(2);
+    expect(deployment.strategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxUnavailable: 0, maxSurge: 1 },
+    });
+    expect(manifest(ha, 'PodDisruptionBudget').spec).toEqual({
+      minAvailable: 1,
+      selector: { matchLabels: deployment.selector.matchLabels },
+    });
+    expect(ha.manifests.map((m) => m.object.kind)).not.toContain('PersistentVolumeClaim');
+    expect(pod.volumes).toContainEqual({ name: 'state', emptyDir: {} });
+    expect(pod.volumes).toContainEqual({
+      name: 'database',
+      secret: { secretName: 'sentinel-db', defaultMode: 0o440, items: [{ key: 'url', path: 'url' }] },
+    });
+    expect(mounts(ha).database).toEqual({
+      name: 'database',
+      mountPath: '/etc/ledger-sentinel/database',
+      readOnly: true,
+    });
+    expect(pod.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution).toEqual([
+      {
+        weight: 100,
+        podAffinityTerm: {
+          topologyKey: 'kubernetes.io/hostname',
+          labelSelector: { matchLabels: deployment.selector.matchLabels },
+        },
+      },
+    ]);
+    expect(pod.containers[0].env).toContainEqual({
+      name: 'POD_NAME',
+      valueFrom: { fieldRef: { fieldPath: 'metadata.name' } },
+    });
+    expect(configOf(ha).state).toEqual({
+      dir: '/var/lib/ledger-sentinel',
+      backend: 'postgres',
+      postgres: { url_file: '/etc/ledger-sentinel/database/url' },
+    });
+    expect(configOf(ha).ha).toEqual({
+      enabled: true,
+      lease_ttl: '15s',
+      advertise_url: 'http://${POD_IP}:9464',
+    });
+    skip(!validateManifest, noSchemas);
+    expect(ha.manifests.flatMap((m) => validateManifest!(m.object).map((e) => `${m.source}: ${e}`))).toEqual(
+      [],
+    );
   });
 
   it('fails to render with the template and message when a required value is missing', () => {

@@ -71,6 +71,13 @@ probes and the Service) set over it, and the rules directory as rules.paths when
 */}}
 {{- define "ledger-sentinel.config" -}}
 {{- $owned := dict "state" (dict "dir" "/var/lib/ledger-sentinel") "http" (dict "host" "0.0.0.0" "port" (int .Values.service.port)) }}
+{{- if eq .Values.state.backend "postgres" }}
+{{- $_ := set $owned "state" (dict "dir" "/var/lib/ledger-sentinel" "backend" "postgres" "postgres" (dict "url_file" (printf "/etc/ledger-sentinel/database/%s" .Values.state.database.key))) }}
+{{- end }}
+{{- if .Values.ha.enabled }}
+{{- /* holder: the daemon defaults to $POD_NAME (downward API below); advertise_url: the pod IP. */}}
+{{- $_ := set $owned "ha" (dict "enabled" true "lease_ttl" .Values.ha.leaseTtl "advertise_url" (printf "http://${POD_IP}:%d" (int .Values.service.port))) }}
+{{- end }}
 {{- $config := deepCopy .Values.config }}
 {{- if and (not (hasKey $config "rules")) (or .Values.rules.files .Values.rules.existingConfigMap) }}
 {{- $_ := set $config "rules" (dict "paths" (list "/etc/ledger-sentinel/rules/*.yaml")) }}

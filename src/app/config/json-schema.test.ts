@@ -82,6 +82,11 @@ describe('config.schema.json', () => {
       { verification: { url: 'https://sourcify.dev/server', api_key: 'k', api_key_file: '/k' } },
       '/verification must NOT be valid',
     ],
+    [
+      'ha on the SQLite state',
+      { ha: { enabled: true }, state: { dir: '/data', backend: 'sqlite' } },
+      '/state/backend must be equal to constant',
+    ],
   ])('rejects %s, as the daemon does', (_label, override, message) => {
     const ok = validate({ ...example, ...override });
 

@@ -15,6 +15,22 @@ export const VALUES_SCHEMA_PATH = fileURLToPath(
 /** Marks a secret's JSON Schema while generating, so its `*_file` twin can be added next to it. */
 const SECRET = 'x-ledger-sentinel-secret';
 
+// ha.enabled needs state.backend: postgres (state/ha-config.ts), which a zod refinement cannot export.
+const HA_NEEDS_POSTGRES = {
+  if: {
+    type: 'object',
+    properties: { ha: { type: 'object', properties: { enabled: { const: true } }, required: ['enabled'] } },
+    required: ['ha'],
+  },
+  then: {
+    type: 'object',
+    properties: {
+      state: { type: 'object', properties: { backend: { const: 'postgres' } }, required: ['backend'] },
+    },
+    required: ['state'],
+  },
+};
+
 /** Draft-07: what Helm validates values.schema.json with, and what yaml-language-server reads. */
 export function configJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(Config, {
@@ -28,6 +44,7 @@ export function configJsonSchema(): Record<string, unknown> {
   addFileTwins(schema);
   return {
     ...schema,
+    allOf: [...((schema.allOf as unknown[] | undefined) ?? []), HA_NEEDS_POSTGRES],
     title: 'ledger-sentinel config file',
     description: 'The config of ledger-sentinel; every key is described in docs/configuration.md.',
   };
@@ -63,6 +80,7 @@ function addFileTwins(node: unknown): void {
 const CHART_OWNED = {
   state: { not: {}, description: 'Set by the chart (the state volume at /var/lib/ledger-sentinel).' },
   http: { not: {}, description: 'Set by the chart (host 0.0.0.0, port service.port).' },
+  ha: { not: {}, description: 'Set by the chart from the ha and state values.' },
 };
 
 /** values.schema.json's `config` property: the config schema, minus what the chart owns. */

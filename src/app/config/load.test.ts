@@ -99,6 +99,9 @@ const ERRORS: Readonly<Record<string, readonly string[]>> = {
     'inhibit-bad-matcher.yaml:4:23 inhibit_rules.0.source_matchers.0: rule=~: invalid regular expression "(?=x)y": lookahead `(?=` at character 1 is not supported: rule regexes run on RE2, a linear-time engine; rewrite without it',
     'inhibit-bad-matcher.yaml:5:23 inhibit_rules.0.target_matchers.0: expected name="value" with one of =, !=, =~, !~ (e.g. rule="large-debit"), got "severity"',
   ],
+  'ha-on-sqlite.yaml': [
+    'ha-on-sqlite.yaml:4:12 ha.enabled: needs state.backend: postgres, got "sqlite": a SQLite state file belongs to one process, so a second replica could never take over; set state.backend: postgres with state.url_file, or ha.enabled: false (docs/deployment.md)',
+  ],
   'api-read-auth-without-token.yaml': [
     'api-read-auth-without-token.yaml:4:18 http.api_read_auth: api_read_auth needs a token: set api_token_file (or api_token) too',
   ],

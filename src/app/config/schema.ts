@@ -11,6 +11,7 @@ import { DaemonConfig, SelfMonitoringConfig } from './daemon-config.js';
 import { InhibitRules } from '../../delivery/inhibit-rules.js';
 import { Notifiers, Routes, Silences, unknownNotifierRefs } from '../../notifiers/schema.js';
 import { RulesConfig } from '../../rules/config.js';
+import { HaConfig, haBackendIssue } from '../../state/ha-config.js';
 import { AccountsConfig, TailConfig } from '../../tail/config.js';
 
 export const CONFIG_SECTIONS = {
@@ -29,6 +30,7 @@ export const CONFIG_SECTIONS = {
   log: LogConfig.prefault({}),
   daemon: DaemonConfig.prefault({}),
   self_monitoring: SelfMonitoringConfig.prefault({}),
+  ha: HaConfig.prefault({}),
 };
 
 // Notifier names are checked across sections: routes, silences and self_monitoring must name configured ones.
@@ -44,5 +46,7 @@ export const Config = z.strictObject(CONFIG_SECTIONS).superRefine((config, ctx) 
         message: `unknown notifier "${name}"; configured notifiers: ${known.sort().join(', ') || 'none configured'}`,
       });
   });
+  const ha = haBackendIssue(config.ha, config.state.backend);
+  if (ha) ctx.addIssue({ code: 'custom', ...ha });
 });
 export type Config = z.output<typeof Config>;

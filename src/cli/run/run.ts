@@ -14,6 +14,7 @@ import { createLogger } from '../../observability/logger.js';
 import { createMetrics, type Metrics } from '../../observability/metrics.js';
 import { VERSION } from '../../version.js';
 import { openConfiguredStore } from '../../state/open-configured-store.js';
+import { createReplica } from './run-replica.js';
 import type { StateStore } from '../../state/store.js';
 
 export const DEFAULT_CONFIG = '/etc/ledger-sentinel/config.yaml';
@@ -28,6 +29,8 @@ Options:
 Reloads on SIGHUP and when the config or a rule file changes; an invalid new config is logged and the old one
 kept. On SIGTERM it stops polling, sends what is pending for daemon.shutdown_grace, and exits 0.
 Exits 1 when its state dir is held by another daemon, or is deleted or replaced while it runs.
+With ha.enabled it stands by until it holds the lease, then leads; it exits 1 when it loses the lease or a
+write is refused by the fence, so that it restarts as a standby.
 `;
 
 /** The CliContext, plus SIGHUP as events when the process entry provides them. */
@@ -44,8 +47,15 @@ export function parseConfigArg(argv: readonly string[], cwd: string): string | E
   }
 }
 
+/** What run drives: one app, or (ha.enabled) a replica that runs the app of its role under the lease. */
+type Daemon = Pick<App, 'start' | 'stop' | 'reloadFromDisk' | 'failure'>;
+
 /** The app, or why its state store cannot be opened (in use, corrupt, read-only, unreachable): said plainly. */
-async function openApp(ctx: RunContext, loaded: Loaded, configPath: string): Promise<App | StateStoreError> {
+async function openApp(
+  ctx: RunContext,
+  loaded: Loaded,
+  configPath: string,
+): Promise<Daemon | StateStoreError> {
   // stdout carries only the JSON logs (a log shipper parses it); the console notifier writes to stderr.
   const output = { logDestination: ctx.stdout, stdout: ctx.stderr };
   const { config } = loaded;
@@ -56,6 +66,22 @@ async function openApp(ctx: RunContext, loaded: Loaded, configPath: string): Pro
       const secrets = collectSecrets(Config, config);
       const log = createLogger({ level: config.log.level, destination: ctx.stdout, secrets });
       metrics = createMetrics({ processMetrics: true, version: VERSION });
+      if (config.ha.enabled) {
+        const m = metrics;
+        // A leader's store is fenced by its token; a standby's is a snapshot that never replicates (run-replica.ts).
+        const openStore = (fence: (() => bigint | undefined) | undefined) =>
+          openConfiguredStore(config.state, { log, pid: ctx.pid, metrics: m, fence, replicate: !!fence });
+        return createReplica({
+          loaded,
+          configPath,
+          env: ctx.env,
+          pid: ctx.pid,
+          log,
+          metrics,
+          openStore,
+          ...output,
+        });
+      }
       store = await openConfiguredStore(config.state, { log, pid: ctx.pid, metrics });
     }
     return createApp({ loaded, configPath, env: ctx.env, pid: ctx.pid, store, metrics, ...output });

@@ -17,7 +17,8 @@ export async function applyBatch(
 ): Promise<void> {
   await client.query('BEGIN');
   try {
-    await checkFence(client, fence);
+    const token = await checkFence(client, fence);
+    if (token !== undefined) await audit(client, token);
     for (const change of batch.schema) await applySchema(client, change);
     for (const { def, rows } of batch.tables.values()) {
       const all = [...rows.values()];
@@ -47,14 +48,25 @@ export async function applyBatch(
 export async function checkFence(
   client: ClientBase,
   fence: (() => bigint | undefined) | undefined,
-): Promise<void> {
-  if (fence === undefined) return;
+): Promise<bigint | undefined> {
+  if (fence === undefined) return undefined;
   const ours = fence();
   const { rows } = await client.query<{ token: string }>(
     'SELECT token::text AS token FROM sentinel_lease WHERE id = 1 FOR SHARE',
   );
   const current = rows[0] === undefined ? undefined : BigInt(rows[0].token);
   if (current !== undefined && current !== ours) throw new FencedError(ours, current);
+  return current;
+}
+
+/** Counts the batch under its token (sentinel_commits), with the time just before its commit. */
+async function audit(client: ClientBase, token: bigint): Promise<void> {
+  await client.query(
+    `INSERT INTO sentinel_commits AS c (token, batches, first_at, last_at)
+     VALUES ($1, 1, clock_timestamp(), clock_timestamp())
+     ON CONFLICT (token) DO UPDATE SET batches = c.batches + 1, last_at = clock_timestamp()`,
+    [token.toString()],
+  );
 }
 
 export async function applySchema(client: ClientBase, change: SchemaChange): Promise<void> {

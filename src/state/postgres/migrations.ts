@@ -2,8 +2,11 @@
 // transaction that holds an advisory lock, so replicas starting together apply it once.
 import type { ClientBase } from 'pg';
 
-/** pg_advisory_xact_lock key: 'LSMG' (ledger-sentinel migrations). */
-const LOCK_KEY = 0x4c534d47;
+/**
+ * pg_advisory_xact_lock key: 'LSMG' (ledger-sentinel migrations). The lease takes it too before it creates
+ * sentinel_lease (lease-sql.ts), so that a migration and a lease of another replica never create it at once.
+ */
+export const LOCK_KEY = 0x4c534d47;
 
 export const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
   {
@@ -11,9 +14,19 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: stri
     sql: `
       CREATE TABLE sentinel_schema (
         name text PRIMARY KEY, type text NOT NULL, sql text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
-      CREATE TABLE sentinel_lease (
+      CREATE TABLE IF NOT EXISTS sentinel_lease (
         id int PRIMARY KEY, token bigint NOT NULL, holder text, holder_url text, acquired_at timestamptz,
         renewed_at timestamptz, ttl_ms bigint);`,
+  },
+  {
+    // One row per leadership (fencing token): how many batches it committed, and when the last one committed.
+    // An audit that does not rely on the fence itself: a batch committed after a newer token's acquisition
+    // would show as last_at later than that acquisition (docs/reliability.md, "Failover").
+    version: 2,
+    sql: `
+      CREATE TABLE sentinel_commits (
+        token bigint PRIMARY KEY, batches bigint NOT NULL, first_at timestamptz NOT NULL,
+        last_at timestamptz NOT NULL);`,
   },
 ];
 

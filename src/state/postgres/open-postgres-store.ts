@@ -19,6 +19,11 @@ export interface PostgresStoreOptions {
    * (migration, tests). Returning undefined (no lease held) refuses every batch once a lease row exists.
    */
   readonly fence?: () => bigint | undefined;
+  /**
+   * false: a snapshot (an ha standby): the working set is loaded once and local writes are never shipped, so a
+   * standby can serve the status page and the read API without ever writing to the shared state.
+   */
+  readonly replicate?: boolean;
   readonly log: Logger;
   readonly connectTimeoutMs?: number;
   readonly statementTimeoutMs?: number;
@@ -57,6 +62,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await first.end().catch(() => undefined);
     throw connectError(err, options.url);
   }
+  if (options.replicate === false) {
+    await first.end().catch(() => undefined);
+    return wrap(db, snapshotReplicator(), options, loaded);
+  }
   let spare: typeof first | undefined = first;
   const m = options.metrics;
   const replicator = createReplicator({
@@ -77,6 +86,17 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
   });
   return wrap(db, replicator, options, loaded);
+}
+
+/** Ships nothing: the snapshot's local writes (none are expected on a standby) stay in its memory. */
+function snapshotReplicator(): Replicator {
+  return {
+    push: () => undefined,
+    durable: () => Promise.resolve(),
+    pending: () => 0,
+    failure: () => undefined,
+    close: () => Promise.resolve(0),
+  };
 }
 
 function wrap(

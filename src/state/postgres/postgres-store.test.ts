@@ -108,6 +108,37 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL state backend',
     expect(cursor).toEqual([{ safe: String(NS + 2n) }]);
   }, 60_000);
 
+  it('a snapshot (replicate: false) loads the shared state and never writes to it; each leader batch is audited', async () => {
+    const url = server.createDatabase('snapshot');
+    const log = captureLogs().logger;
+    await query(
+      url,
+      'CREATE TABLE IF NOT EXISTS sentinel_lease (id int PRIMARY KEY, token bigint NOT NULL, holder text)',
+    );
+    await query(url, 'INSERT INTO sentinel_lease (id, token, holder) VALUES (1, 4, $$leader$$)');
+    const leader = await openPostgresStore({ url, log, fence: () => 4n });
+    const lm = modules(leader);
+    step(leader, lm, 1);
+    step(leader, lm, 2);
+    await leader.durable();
+
+    const snapshot = await openPostgresStore({ url, log, replicate: false });
+    const seen = modules(snapshot).tail.cursor('0.0.1234');
+    step(snapshot, modules(snapshot), 9);
+    await snapshot.durable();
+    await snapshot.close();
+    await leader.close();
+
+    expect(seen).toEqual({ safe: NS + 2n, read: NS + 3n });
+    const cursor = await query<{ safe: string }>(url, 'SELECT safe::text AS safe FROM tail_cursor');
+    expect(cursor).toEqual([{ safe: String(NS + 2n) }]);
+    const audit = await query<{ token: string; batches: string }>(
+      url,
+      'SELECT token::text, batches::text FROM sentinel_commits',
+    );
+    expect(audit).toEqual([{ token: '4', batches: expect.stringMatching(/^[12]$/) }]);
+  }, 60_000);
+
   it('follows the schema of the modules: a column added later, a dropped table; refuses a table without a key', async () => {
     const url = server.createDatabase('schema');
     const log = captureLogs().logger;

@@ -176,6 +176,9 @@ function disconnect(r: ReplicatorState): void {
   const c = r.client;
   r.client = undefined;
   void c?.end().catch(() => undefined);
+  // end() waits for the server's goodbye, which a cut network never sends: the socket goes too, so that a
+  // statement in flight fails now instead of at its timeout (a leader that lost its lease stops at once).
+  (c as { connection?: { stream?: { destroy(): void } } } | undefined)?.connection?.stream?.destroy();
 }
 
 /** Connection-level failures (network, server restart, admin shutdown, too many connections) are worth a retry. */

@@ -1,0 +1,167 @@
+// Two replicas (run-replica.ts, in process) competing for one lease on a real PostgreSQL that also holds their
+// shared state, with the living ledger and a Slack-like sink: only the leader polls and delivers; the standby is
+// ready, names the leader and refuses state-changing API calls; a graceful stop of the leader hands over at once
+// and the new leader delivers; a leader cut off from the database stops, fails (the process would exit 1) and
+// sends nothing more.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadAll } from '../../src/app/load-all.js';
+import { createReplica, type Replica } from '../../src/cli/run/run-replica.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { openConfiguredStore } from '../../src/state/open-configured-store.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { startLivingLedger, type RunningLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
+import { largeDebit } from '@ledger-sentinel/simulator/traffic-inject';
+import { POSTGRES_BIN, POSTGRES_REQUIRED, startPostgres, type PostgresServer } from '../helpers/postgres.js';
+import { startSlackSink, type SlackSink } from '../helpers/slack-sink.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
+import type { Registry } from 'prom-client';
+import { LARGE_DEBIT_RULE } from './daemon-harness.js';
+
+const HBAR = 100_000_000n;
+
+/** Polls a condition (the endpoints have no event to wait on) and names it when it never holds. */
+async function until(check: () => Promise<boolean>, what = 'a condition'): Promise<void> {
+  for (let i = 0; i < 1200; i += 1) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+const quiet = createLogger({ level: 'silent' });
+
+describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('two replicas, one lease (PostgreSQL)', () => {
+  let pg: PostgresServer;
+  let ledger: RunningLivingLedger;
+  let slack: SlackSink;
+  let dir: string;
+
+  beforeAll(async () => {
+    pg = await startPostgres();
+    ledger = await startLivingLedger({ seed: 'ha', tps: 20, lagMs: 300, autoAdvanceMs: 200 });
+    slack = await startSlackSink();
+    dir = mkdtempSync(join(tmpdir(), 'ledger-sentinel-ha-'));
+  }, 120_000);
+
+  afterAll(async () => {
+    await slack?.close();
+    await ledger?.close();
+    pg?.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  type Running = Replica & { readonly registry: Registry };
+
+  function replica(name: string, url: string, ttl = '3s'): Running {
+    const home = join(dir, name);
+    mkdirSync(join(home, 'rules'), { recursive: true });
+    writeFileSync(join(home, 'rules', 'rules.yaml'), LARGE_DEBIT_RULE);
+    writeFileSync(
+      join(home, 'config.yaml'),
+      `ledger: { base_url: ${ledger.url}, retry: { max_attempts: 2, base_delay: 50ms, max_delay: 200ms } }
+accounts: [{ id: 0.0.1003, name: treasury-hot }]
+tail: { poll_interval: 300ms, overlap: 2s }
+rules: { paths: [rules/*.yaml] }
+notifiers:
+  ops-slack: { kind: slack, webhook_url: ${slack.webhookUrl}, group_wait: 0s, min_interval: 10ms }
+state: { backend: postgres, postgres: { url: '${url}' } }
+http: { host: 127.0.0.1, port: 0 }
+daemon: { watch_files: false }
+ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name} }
+`,
+    );
+    const result = loadAll(join(home, 'config.yaml'), { env: {} });
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    const { state } = result.loaded.config;
+    const metrics = createMetrics({ version: 'test' });
+    const running = createReplica({
+      loaded: result.loaded,
+      logDestination: new PassThrough(),
+      stdout: new PassThrough(),
+      log: quiet,
+      metrics,
+      openStore: (fence) => openConfiguredStore(state, { log: quiet, fence, replicate: fence !== undefined }),
+    });
+    return Object.assign(running, { registry: metrics.registry });
+  }
+
+  /** Read from the replica's registry: a replica that lost the lease has stopped its HTTP server. */
+  async function metric(r: Running, name: string): Promise<number | undefined> {
+    const line = (await r.registry.metrics()).split('\n').find((l) => l.startsWith(`${name} `));
+    return line === undefined ? undefined : Number(line.split(' ')[1]);
+  }
+
+  const http = (r: Replica) => r.app()?.httpUrl() ?? 'http://127.0.0.1:9';
+
+  const sent = (r: Running) =>
+    metric(r, 'ledger_sentinel_notifications_total{notifier="ops-slack",outcome="sent",reason=""}');
+  const ready = async (r: Replica) => (await (await fetch(`${http(r)}/readyz`)).text()) as string;
+  const delivered = (tag: string) => slack.requests.filter((r) => r.body.includes(tag)).length;
+
+  it('only the leader polls and delivers; the standby is ready and takes over at once on a graceful stop', async () => {
+    const url = pg.createDatabase('ha_lifecycle');
+    const a = replica('pod-a', url);
+    await a.start();
+    await until(async () => (await ready(a)).includes('first poll done'), 'pod-a to lead and poll');
+    const b = replica('pod-b', url);
+    await b.start();
+    await until(async () => (await ready(b)).includes('leader: pod-a'), 'pod-b to stand by');
+
+    ledger.ledger.inject(largeDebit('0.0.1003', 1200n * HBAR, '0.0.1001', 'while-a-leads'));
+    await until(async () => delivered('1,200') > 0, 'the alert from pod-a');
+    const standby = { ready: await fetch(`${http(b)}/readyz`), text: await ready(b) };
+    const refused = await fetch(`${http(b)}/api/v1/silences`, { method: 'POST', body: '{}' });
+    const standbyPolled = (await (await fetch(`${http(b)}/metrics`)).text()).includes(
+      'ledger_sentinel_ledger_requests_total{',
+    );
+    const before = {
+      a: await sent(a),
+      b: await sent(b),
+      bLeader: await metric(b, 'ledger_sentinel_leader'),
+    };
+    await a.stop({ graceMs: 1000 });
+    await until(async () => (await ready(b)).includes('first poll done'), 'pod-b to lead and poll');
+    ledger.ledger.inject(largeDebit('0.0.1003', 1700n * HBAR, '0.0.1001', 'after-handover'));
+    await until(async () => delivered('1,700') > 0, 'the alert from pod-b');
+    const after = { b: await sent(b), bLeader: await metric(b, 'ledger_sentinel_leader') };
+    await b.stop({ graceMs: 0 });
+
+    expect(standby.ready.status).toBe(200);
+    expect(standby.text).toContain('role: standby, leader: pod-a (token 1)');
+    expect(refused.status).toBe(503);
+    expect(standbyPolled).toBe(false);
+    expect(before).toEqual({ a: 1, b: undefined, bLeader: 0 });
+    expect(after).toEqual({ b: 1, bLeader: 1 });
+    expect(delivered('1,200')).toBe(1);
+  }, 120_000);
+
+  it('a leader cut off from the database stops, fails and sends nothing more; the standby delivers', async () => {
+    const url = pg.createDatabase('ha_partition');
+    const proxy = await startTcpProxy(pg.port);
+    const a = replica('pod-c', url.replace(`:${pg.port}/`, `:${proxy.port}/`));
+    await a.start();
+    await until(async () => (await ready(a)).includes('first poll done'), 'pod-c to lead and poll');
+    const b = replica('pod-d', url);
+    await b.start();
+    await until(async () => (await ready(b)).includes('leader: pod-c'), 'pod-d to stand by');
+
+    proxy.cut();
+    const failure = await a.failure();
+    const aSent = await sent(a);
+    await until(async () => (await ready(b)).includes('first poll done'), 'pod-d to lead and poll');
+    ledger.ledger.inject(largeDebit('0.0.1003', 1900n * HBAR, '0.0.1001', 'after-partition'));
+    await until(async () => delivered('1,900') > 0, 'the alert from pod-d');
+    const aLeader = await metric(a, 'ledger_sentinel_leader');
+    const aSentAfter = await sent(a);
+    await Promise.all([a.stop({ graceMs: 0 }), b.stop({ graceMs: 0 })]);
+    await proxy.close();
+
+    expect(failure.message).toContain('leadership lost (no lease renewal succeeded');
+    expect(aLeader).toBe(0);
+    expect(aSentAfter).toBe(aSent);
+    expect(delivered('1,900')).toBe(1);
+  }, 120_000);
+});
