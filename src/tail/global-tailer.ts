@@ -23,6 +23,7 @@ import { matchAccounts, passesPushdown } from './match-account.js';
 import { probeHead } from './probe-head.js';
 import { ProvenRanges, WalkProof } from './proven-ranges.js';
 import { quarantinePage } from './quarantine-page.js';
+import { readAhead } from './read-ahead.js';
 import { type AccountStream, GLOBAL_STREAM } from './streams.js';
 import { type Delivery, HEAD_PRIORITY, type TailContext, handOver, settledBound } from './tail-context.js';
 import type { Cursor } from './tail-state.js';
@@ -215,14 +216,18 @@ async function readRange(
   signal: AbortSignal,
   bound: WalkBound,
 ): Promise<RangeRead> {
-  const pages = ctx.source.transactions(
-    {
-      after: formatTimestamp(range.after),
-      ...(range.upTo === undefined ? {} : { upTo: formatTimestamp(range.upTo) }),
-      order: 'asc',
-      limit: ctx.pageLimit,
-    },
-    { signal, priority: HEAD_PRIORITY },
+  const query = {
+    after: formatTimestamp(range.after),
+    ...(range.upTo === undefined ? {} : { upTo: formatTimestamp(range.upTo) }),
+    order: 'asc',
+    limit: ctx.pageLimit,
+  } as const;
+  // Page N+1 is requested while page N is handed over. The proof below still holds: that request starts after
+  // page N's response arrived, so every row of page N was visible before it, as in a walk without read-ahead.
+  const pages = readAhead(
+    (walkSignal) => ctx.source.transactions(query, { signal: walkSignal, priority: HEAD_PRIORITY }),
+    signal,
+    () => bound.mayReadOn(),
   );
   const result: { -readonly [K in keyof RangeRead]: RangeRead[K] } = {
     pages: 0,
