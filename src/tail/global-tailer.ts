@@ -25,7 +25,14 @@ import { ProvenRanges, WalkProof } from './proven-ranges.js';
 import { quarantinePage } from './quarantine-page.js';
 import { readAhead } from './read-ahead.js';
 import { type AccountStream, GLOBAL_STREAM } from './streams.js';
-import { type Delivery, HEAD_PRIORITY, type TailContext, handOver, settledBound } from './tail-context.js';
+import {
+  type Delivery,
+  HEAD_PRIORITY,
+  REPLAYABLE,
+  type TailContext,
+  handOver,
+  settledBound,
+} from './tail-context.js';
 import type { Cursor } from './tail-state.js';
 import { type WalkBound, createWalkBound, reportTruncated } from './walk-bound.js';
 
@@ -149,7 +156,10 @@ async function readHead(
   proven.add(cursor.read, r.provenTo);
   // Every visible row after `read` was read: their count over their span is the ledger's rate.
   if (r.newest > cursor.read && !r.truncated) ctx.head.sampleRate(r.rows + 1, cursor.read, r.newest);
-  ctx.state.transaction(() => ctx.state.advance(GLOBAL_STREAM, { safe: cursor.safe, read: r.newest }));
+  ctx.state.transaction(
+    () => ctx.state.advance(GLOBAL_STREAM, { safe: cursor.safe, read: r.newest }),
+    REPLAYABLE,
+  );
   return r;
 }
 
@@ -191,7 +201,7 @@ async function sweep(
   ctx.state.transaction(() => {
     const moved = ctx.state.advance(GLOBAL_STREAM, { safe: to, read: to });
     ctx.state.pruneCovered(moved.safe);
-  });
+  }, REPLAYABLE);
   proven.prune(to);
   return { ...total, newest: to, provenTo: to, ...(truncated ? { truncated } : {}) };
 }
