@@ -20,6 +20,8 @@ export interface SentinelConfigOptions {
   readonly ledgerExtra?: string;
   /** Extra keys of the `tail:` mapping, each line indented by two spaces. */
   readonly tailExtra?: string;
+  /** Extra keys of the `state:` flow mapping, e.g. `sqlite: { synchronous: full }`. */
+  readonly stateExtra?: string;
 }
 
 export interface SentinelDir {
@@ -57,7 +59,7 @@ ${o.tailExtra ?? ''}
 rules: { paths: [rules/*.yaml] }
 notifiers:
 ${o.notifiers}
-state: { dir: ${join(dir, 'state')} }
+state: { dir: ${join(dir, 'state')}${o.stateExtra ? `, ${o.stateExtra}` : ''} }
 http: { host: 127.0.0.1, port: 0 }
 daemon: { watch_files: false, shutdown_grace: 5s }
 self_monitoring: { enabled: false }
