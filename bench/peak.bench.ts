@@ -11,7 +11,8 @@
 // Staleness is ledger_sentinel_consensus_to_evaluated_seconds: consensus timestamp → the commit of the page that
 // handed the record to the rules. It includes the service's own visibility delay (record file + ingestion lag,
 // here ≤ 1 s), which no tailer can beat, so the target is poll interval + 1 s + that delay.
-// Standalone: node --conditions=source --import tsx bench/peak.bench.ts [--quick] [--cpu-prof <dir>] (build first).
+// Standalone: node --conditions=source --import tsx bench/peak.bench.ts [--quick] [--cpu-prof <dir>]
+// [--synchronous full|normal] (build first).
 import { parseArgs } from 'node:util';
 import { chartNodeOptions } from './lib/daemon-process.js';
 import { checked, figure, round, type Figure } from './lib/figures.js';
@@ -32,6 +33,8 @@ const FLAT_GROWTH_S = 1;
 export interface PeakOptions extends BenchOptions {
   /** Write V8 CPU profiles of the daemon of the main run here (`--cpu-prof`). */
   readonly cpuProfDir?: string;
+  /** The daemon's state.sqlite.synchronous (`--synchronous full|normal`); absent: the default. */
+  readonly synchronous?: 'full' | 'normal';
 }
 
 function runOptions(tps: number, warmupS: number, measureS: number, options: PeakOptions, prof = false) {
@@ -43,6 +46,7 @@ function runOptions(tps: number, warmupS: number, measureS: number, options: Pea
     recordFileMs: RECORD_FILE_MS,
     lagMs: LAG_MS,
     maxPagesPerPoll: 1_000,
+    ...(options.synchronous ? { synchronous: options.synchronous } : {}),
     log: options.log,
     ...(prof && options.cpuProfDir
       ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] }
@@ -140,12 +144,20 @@ export async function peakBench(options: PeakOptions): Promise<Figure[]> {
 
 if (isMain(import.meta.url)) {
   const { values } = parseArgs({
-    options: { quick: { type: 'boolean', default: false }, 'cpu-prof': { type: 'string' } },
+    options: {
+      quick: { type: 'boolean', default: false },
+      'cpu-prof': { type: 'string' },
+      synchronous: { type: 'string' },
+    },
   });
+  const sync = values.synchronous;
+  if (sync !== undefined && sync !== 'full' && sync !== 'normal')
+    throw new Error(`--synchronous ${sync}: expected full or normal (state.sqlite.synchronous)`);
   const figures = await peakBench({
     quick: values.quick ?? false,
     log: (l) => console.log(l),
     ...(values['cpu-prof'] ? { cpuProfDir: values['cpu-prof'] } : {}),
+    ...(sync ? { synchronous: sync } : {}),
   });
   console.log(formatTable(figures));
 }

@@ -31,6 +31,8 @@ export interface PeakRunOptions {
   readonly recordFileMs: number;
   readonly lagMs: number;
   readonly maxPagesPerPoll: number;
+  /** state.sqlite.synchronous of the daemon; absent: the default. */
+  readonly synchronous?: 'full' | 'normal';
   /** Node flags for the daemon besides the chart's NODE_OPTIONS (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
   readonly nodeArgs?: readonly string[];
   readonly log: (line: string) => void;
@@ -163,6 +165,7 @@ export async function runAtRate(options: PeakRunOptions): Promise<PeakRunResult>
       requestsPerSecond: 100_000,
       // The default, 100, caps a poll at 10,000 records: at 2 s polls, 5,000 TPS (docs/performance.md).
       tailExtra: `  max_pages_per_poll: ${options.maxPagesPerPoll}`,
+      ...(options.synchronous ? { stateExtra: `sqlite: { synchronous: ${options.synchronous} }` } : {}),
     });
     dir.writeRule('rules.yaml', ruleFileText(100, 'ops', 0, 'typical'));
     const daemon = spawnSentinel(['run', '--config', dir.configPath], {

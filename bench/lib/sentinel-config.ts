@@ -22,6 +22,8 @@ export interface SentinelConfigOptions {
   readonly tailExtra?: string;
   /** The `state:` value as flow YAML (default: the SQLite state in the dir's state/). */
   readonly state?: string;
+  /** Extra keys of the default `state:` flow mapping, e.g. `sqlite: { synchronous: full }`. */
+  readonly stateExtra?: string;
 }
 
 export interface SentinelDir {
@@ -59,7 +61,7 @@ ${o.tailExtra ?? ''}
 rules: { paths: [rules/*.yaml] }
 notifiers:
 ${o.notifiers}
-state: ${o.state ?? `{ dir: ${join(dir, 'state')} }`}
+state: ${o.state ?? `{ dir: ${join(dir, 'state')}${o.stateExtra ? `, ${o.stateExtra}` : ''} }`}
 http: { host: 127.0.0.1, port: 0 }
 daemon: { watch_files: false, shutdown_grace: 5s }
 self_monitoring: { enabled: false }

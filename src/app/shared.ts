@@ -48,7 +48,14 @@ export function buildShared(options: SharedOptions): { shared: Shared; secrets: 
   };
   const log = createLogger({ level: options.logLevel ?? config.log.level, destination });
   const clock = options.clock ?? Date.now;
-  const store = options.store ?? openStateStore({ dir: config.state.dir, pid: options.pid, clock });
+  const store =
+    options.store ??
+    openStateStore({
+      dir: config.state.dir,
+      pid: options.pid,
+      clock,
+      replayableSync: config.state.sqlite.synchronous,
+    });
   const repo = createRuleStateRepo(store);
   const selfMonitorRepo = createSelfMonitorRepo(store);
   const metrics = options.metrics ?? createMetrics({ processMetrics: true, version: VERSION });

@@ -22,7 +22,12 @@ export async function openConfiguredStore(
   options: ConfiguredStoreOptions,
 ): Promise<StateStore> {
   if (state.backend === 'sqlite')
-    return openStateStore({ dir: state.dir, pid: options.pid, clock: options.clock });
+    return openStateStore({
+      dir: state.dir,
+      pid: options.pid,
+      clock: options.clock,
+      replayableSync: state.sqlite.synchronous,
+    });
   const pg = state.postgres;
   if (!pg?.url)
     throw new Error('state.postgres.url is not set: the config schema requires it for backend postgres');

@@ -1,4 +1,5 @@
-// The one durable state store: a SQLite database (better-sqlite3, WAL, synchronous=FULL) shared by the
+// The one durable state store: a SQLite database (better-sqlite3, WAL, synchronous=FULL; the tail's page commits
+// may use NORMAL: docs/reliability.md, "Commit durability") shared by the
 // tailers' cursors and dedup window, the rule engine's alert state and the delivery outbox. SQLite gives us
 // what atomic-file JSON cannot at 10,000 accounts: several tables changed in one crash-safe transaction
 // without rewriting the whole state on every page.
@@ -24,8 +25,13 @@ export interface StateStore {
   readonly db: Db;
   /** The database file; undefined in memory. */
   readonly path: string | undefined;
-  /** Runs fn in one SQLite transaction: all of its writes land together or not at all. */
-  transaction<T>(fn: () => T): T;
+  /**
+   * Runs fn in one SQLite transaction: all of its writes land together or not at all. `durability: 'replayable'`
+   * marks a step whose writes can all be rebuilt by reading the ledger again (the pipeline's page commits):
+   * it may commit with synchronous=NORMAL (state.sqlite.synchronous; docs/reliability.md, "Commit
+   * durability"). Every other write — silences, acks, CLI edits — is FULL.
+   */
+  transaction<T>(fn: () => T, options?: TransactionOptions): T;
   /** Why the open database is no longer the state at state.dir (deleted, replaced, read-only), or undefined. */
   check(): string | undefined;
   /**
@@ -36,17 +42,30 @@ export interface StateStore {
   close(): void | Promise<void>;
 }
 
+/** 'full': on disk when it returns. 'replayable': survives a process crash; rebuilt from the ledger after an OS crash. */
+export type Durability = 'full' | 'replayable';
+
+export interface TransactionOptions {
+  readonly durability?: Durability;
+}
+
+/** How a 'replayable' transaction commits in SQLite (state.sqlite.synchronous). */
+export type ReplayableSync = 'full' | 'normal';
+
 export interface StateStoreOptions {
   /** Directory for state.db; `:memory:` for tests that need no durability. */
   readonly dir: string;
   /** Recorded with the lock so that a second daemon can name this one (main.ts passes process.pid). */
   readonly pid?: number;
   readonly clock?: () => number;
+  /** synchronous level of 'replayable' transactions; default 'full' (every transaction on disk at return). */
+  readonly replayableSync?: ReplayableSync;
 }
 
 /** Opens (creating) the store and takes its lock; throws a StateStoreError that says what to do. */
 export function openStateStore(options: StateStoreOptions): StateStore {
-  if (options.dir === ':memory:') return wrap(configure(new Database(':memory:')), undefined);
+  const sync = options.replayableSync ?? 'full';
+  if (options.dir === ':memory:') return wrap(configure(new Database(':memory:')), undefined, sync);
   const path = join(options.dir, 'state.db');
   let db: Db | undefined;
   try {
@@ -59,7 +78,7 @@ export function openStateStore(options: StateStoreOptions): StateStore {
     db.exec('BEGIN EXCLUSIVE; COMMIT');
     db.pragma('busy_timeout = 5000');
     writeStateOwner(options.dir, options.pid, (options.clock ?? Date.now)());
-    return wrap(db, path);
+    return wrap(db, path, sync);
   } catch (err) {
     db?.close();
     throw stateStoreError(err, options.dir, path);
@@ -75,15 +94,30 @@ function configure(db: Db): Db {
   return db;
 }
 
-function wrap(db: Db, path: string | undefined): StateStore {
+function wrap(db: Db, path: string | undefined, replayableSync: ReplayableSync): StateStore {
   const opened = path === undefined ? undefined : fileIdentity(path);
+  function transaction<T>(fn: () => T, options?: TransactionOptions): T {
+    // A nested call is part of the outer transaction and commits with it, at the outer one's level.
+    if (replayableSync === 'full' || options?.durability !== 'replayable' || db.inTransaction)
+      return db.transaction(fn)();
+    // synchronous is per connection and read at commit: NORMAL for this one transaction, then back to FULL, so
+    // every other write (autocommit ones included) stays FULL. A FULL commit syncs the whole WAL, so it also
+    // makes every NORMAL commit before it durable: what an OS crash can lose is always a suffix of commits.
+    db.pragma('synchronous = NORMAL');
+    try {
+      return db.transaction(fn)();
+    } finally {
+      db.pragma('synchronous = FULL');
+    }
+  }
   return {
     backend: 'sqlite',
     db,
     path,
-    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    transaction,
     check: () => (path === undefined || opened === undefined ? undefined : storeFileCheck(path, opened)),
-    // synchronous=FULL: a transaction that returned is already on disk.
+    // synchronous=FULL: a transaction that returned is already on disk ('replayable' ones with NORMAL: in the
+    // OS, so they survive the process; docs/reliability.md).
     durable: () => Promise.resolve(),
     close: () => {
       db.close();

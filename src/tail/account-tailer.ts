@@ -7,7 +7,14 @@ import { involvesAccount } from './involves-account.js';
 import { newestTrusted } from './future-bound.js';
 import type { TailRecord } from './record-handler.js';
 import type { AccountStream } from './streams.js';
-import { type Delivery, type Seen, type TailContext, handOver, settledBound } from './tail-context.js';
+import {
+  type Delivery,
+  REPLAYABLE,
+  type Seen,
+  type TailContext,
+  handOver,
+  settledBound,
+} from './tail-context.js';
 import type { TailPage } from './tail-source.js';
 import type { StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
 import type { Cursor } from './tail-state.js';
@@ -63,7 +70,7 @@ export async function pollAccountStream(
   ctx.state.transaction(() => {
     const moved = ctx.state.advance(stream.key, { safe, read });
     ctx.state.prune(stream.key, moved.safe);
-  });
+  }, REPLAYABLE);
   return result;
 }
 
@@ -126,7 +133,7 @@ function keepProgress(
     ctx.state.transaction(() => {
       const moved = ctx.state.advance(key, { safe: safe > cursor.safe ? safe : cursor.safe, read: handled });
       ctx.state.prune(key, moved.safe);
-    });
+    }, REPLAYABLE);
   } catch (err) {
     // Best effort on a failing poll: without it the next poll re-reads those pages and drops them as seen.
     ctx.log?.warn({ err, stream: key }, 'could not keep the progress of a poll cut short');

@@ -23,8 +23,16 @@ import { matchAccounts, passesPushdown } from './match-account.js';
 import { probeHead } from './probe-head.js';
 import { ProvenRanges, WalkProof } from './proven-ranges.js';
 import { quarantinePage } from './quarantine-page.js';
+import { readAhead } from './read-ahead.js';
 import { type AccountStream, GLOBAL_STREAM } from './streams.js';
-import { type Delivery, HEAD_PRIORITY, type TailContext, handOver, settledBound } from './tail-context.js';
+import {
+  type Delivery,
+  HEAD_PRIORITY,
+  REPLAYABLE,
+  type TailContext,
+  handOver,
+  settledBound,
+} from './tail-context.js';
 import type { Cursor } from './tail-state.js';
 import { type WalkBound, createWalkBound, reportTruncated } from './walk-bound.js';
 
@@ -148,7 +156,10 @@ async function readHead(
   proven.add(cursor.read, r.provenTo);
   // Every visible row after `read` was read: their count over their span is the ledger's rate.
   if (r.newest > cursor.read && !r.truncated) ctx.head.sampleRate(r.rows + 1, cursor.read, r.newest);
-  ctx.state.transaction(() => ctx.state.advance(GLOBAL_STREAM, { safe: cursor.safe, read: r.newest }));
+  ctx.state.transaction(
+    () => ctx.state.advance(GLOBAL_STREAM, { safe: cursor.safe, read: r.newest }),
+    REPLAYABLE,
+  );
   return r;
 }
 
@@ -190,7 +201,7 @@ async function sweep(
   ctx.state.transaction(() => {
     const moved = ctx.state.advance(GLOBAL_STREAM, { safe: to, read: to });
     ctx.state.pruneCovered(moved.safe);
-  });
+  }, REPLAYABLE);
   proven.prune(to);
   return { ...total, newest: to, provenTo: to, ...(truncated ? { truncated } : {}) };
 }
@@ -215,14 +226,18 @@ async function readRange(
   signal: AbortSignal,
   bound: WalkBound,
 ): Promise<RangeRead> {
-  const pages = ctx.source.transactions(
-    {
-      after: formatTimestamp(range.after),
-      ...(range.upTo === undefined ? {} : { upTo: formatTimestamp(range.upTo) }),
-      order: 'asc',
-      limit: ctx.pageLimit,
-    },
-    { signal, priority: HEAD_PRIORITY },
+  const query = {
+    after: formatTimestamp(range.after),
+    ...(range.upTo === undefined ? {} : { upTo: formatTimestamp(range.upTo) }),
+    order: 'asc',
+    limit: ctx.pageLimit,
+  } as const;
+  // Page N+1 is requested while page N is handed over. The proof below still holds: that request starts after
+  // page N's response arrived, so every row of page N was visible before it, as in a walk without read-ahead.
+  const pages = readAhead(
+    (walkSignal) => ctx.source.transactions(query, { signal: walkSignal, priority: HEAD_PRIORITY }),
+    signal,
+    () => bound.mayReadOn(),
   );
   const result: { -readonly [K in keyof RangeRead]: RangeRead[K] } = {
     pages: 0,

@@ -56,6 +56,12 @@ export interface TailContext {
   readonly firstTime?: (key: string) => boolean;
 }
 
+/**
+ * The tailers' own commits (pages handed over, cursors moved): everything in them is rebuilt by reading the
+ * ledger again from an earlier cursor, so they may commit with synchronous=NORMAL (docs/reliability.md).
+ */
+export const REPLAYABLE = { durability: 'replayable' } as const;
+
 /** A timestamp to mark seen in a stream's dedup window. */
 export interface Seen {
   readonly stream: string;
@@ -79,7 +85,7 @@ export async function handOver(
   skipped: readonly Seen[] = [],
 ) {
   if (page.length === 0) {
-    if (skipped.length) ctx.state.transaction(() => markSeen(ctx, skipped));
+    if (skipped.length) ctx.state.transaction(() => markSeen(ctx, skipped), REPLAYABLE);
     return;
   }
   // Consensus order whatever order the page came in (a service may serve it reversed or shuffled): the rule
@@ -96,7 +102,7 @@ export async function handOver(
       ctx.handler.apply(prepared);
       markSeen(ctx, deliveries);
       markSeen(ctx, skipped);
-    });
+    }, REPLAYABLE);
   } catch (err) {
     ctx.handler.rolledBack?.(prepared);
     throw err;

@@ -7,7 +7,7 @@
 // `tail_seen`: timestamps above `safe` already handed over; a re-read (per-account overlap, global sweep) drops them.
 // Writes must run inside transaction() (the store's, via this class) together with the handler's apply().
 import type { Statement } from 'better-sqlite3';
-import type { StateStore } from '../state/store.js';
+import type { StateStore, TransactionOptions } from '../state/store.js';
 
 export interface Cursor {
   readonly safe: bigint;
@@ -51,9 +51,9 @@ export class TailState {
   }
 
   /** store.transaction(fn), keeping the cursor cache true to the database when fn throws. */
-  transaction<T>(fn: () => T): T {
+  transaction<T>(fn: () => T, options?: TransactionOptions): T {
     try {
-      return this.store.transaction(fn);
+      return this.store.transaction(fn, options);
     } catch (err) {
       this.load();
       throw err;

@@ -15,6 +15,11 @@ export interface WalkLimits {
 export interface WalkBound {
   /** Counts a handled page; the reason to stop here, or undefined to read on. */
   pageHandled(): TruncateReason | undefined;
+  /**
+   * Whether a page after the one being handled now may still be handled: false on the last page the count
+   * allows or once the time is up, so a read-ahead (read-ahead.ts) asks for nothing past the bound.
+   */
+  mayReadOn(): boolean;
   readonly pages: number;
 }
 
@@ -28,6 +33,10 @@ export function createWalkBound(limits: WalkLimits | undefined): WalkBound {
       if (limits === undefined) return undefined;
       if (pages >= limits.maxPages) return 'pages';
       return limits.clock() - started >= limits.maxDurationMs ? 'time' : undefined;
+    },
+    mayReadOn() {
+      if (limits === undefined) return true;
+      return pages + 1 < limits.maxPages && limits.clock() - started < limits.maxDurationMs;
     },
     get pages() {
       return pages;

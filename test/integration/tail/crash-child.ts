@@ -12,7 +12,8 @@ import { createTailer } from '../../../src/tail/tailer.js';
 import { recordKey } from './harness.js';
 
 const [url = '', dir = '', strategy = 'per-account', start = '0', accounts = '[]'] = process.argv.slice(2);
-const store = openStateStore({ dir });
+// The daemon's default (state.sqlite.synchronous: normal): the tailer's page commits must survive SIGKILL.
+const store = openStateStore({ dir, replayableSync: 'normal' });
 store.db.exec('CREATE TABLE IF NOT EXISTS test_delivered (seq INTEGER PRIMARY KEY, key TEXT NOT NULL)');
 const insert = store.db.prepare('INSERT INTO test_delivered (key) VALUES (?)');
 const say = (line: string) => writeSync(1, `${line}\n`);
