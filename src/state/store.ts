@@ -39,6 +39,12 @@ export interface StateStore {
    * FencedError when PostgreSQL refused a batch because a newer leader holds the lease.
    */
   durable(): Promise<void>;
+  /**
+   * The writes of this replica must stop now (PostgreSQL: its lease is lost): every waiting and later durable()
+   * rejects with `reason` and nothing more is shipped, so no step waits for a database it may no longer write.
+   * SQLite has no such moment and leaves it out.
+   */
+  abandon?(reason: Error): void;
   close(): void | Promise<void>;
 }
 

@@ -33,6 +33,19 @@ async function until(check: () => Promise<boolean>, what = 'a condition'): Promi
 }
 const quiet = createLogger({ level: 'silent' });
 
+/** Bounds a wait that has no event of its own to time out on, and names it when it never settles. */
+async function within<T>(what: string, ms: number, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('two replicas, one lease (PostgreSQL)', () => {
   let pg: PostgresServer;
   let ledger: RunningLivingLedger;
@@ -58,7 +71,9 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('two replicas, one lease (P
   function replica(name: string, url: string, ttl = '3s'): Running {
     const home = join(dir, name);
     mkdirSync(join(home, 'rules'), { recursive: true });
-    writeFileSync(join(home, 'rules', 'rules.yaml'), LARGE_DEBIT_RULE);
+    // Without the shared rule's 1 s throttle: the rule state is shared, so a takeover faster than 1 s of ledger
+    // time would rightly throttle the second debit, and the test would wait for an alert that must not come.
+    writeFileSync(join(home, 'rules', 'rules.yaml'), LARGE_DEBIT_RULE.replace('    throttle: 1s\n', ''));
     writeFileSync(
       join(home, 'config.yaml'),
       `ledger: { base_url: ${ledger.url}, retry: { max_attempts: 2, base_delay: 50ms, max_delay: 200ms } }
@@ -149,15 +164,16 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name} }
     await until(async () => (await ready(b)).includes('leader: pod-c'), 'pod-d to stand by');
 
     proxy.cut();
-    const failure = await a.failure();
+    const failure = await within('the cut-off leader failing', 30_000, a.failure());
     const aSent = await sent(a);
     await until(async () => (await ready(b)).includes('first poll done'), 'pod-d to lead and poll');
     ledger.ledger.inject(largeDebit('0.0.1003', 1900n * HBAR, '0.0.1001', 'after-partition'));
     await until(async () => delivered('1,900') > 0, 'the alert from pod-d');
     const aLeader = await metric(a, 'ledger_sentinel_leader');
     const aSentAfter = await sent(a);
-    await Promise.all([a.stop({ graceMs: 0 }), b.stop({ graceMs: 0 })]);
-    await proxy.close();
+    await within('pod-c stopping', 30_000, a.stop({ graceMs: 0 }));
+    await within('pod-d stopping', 30_000, b.stop({ graceMs: 0 }));
+    await within('the proxy closing', 10_000, proxy.close());
 
     expect(failure.message).toContain('leadership lost (no lease renewal succeeded');
     expect(aLeader).toBe(0);

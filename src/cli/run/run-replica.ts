@@ -52,6 +52,8 @@ export function createReplica(options: ReplicaOptions): Replica {
     log,
   );
   let current: App | undefined;
+  /** The store of the current app: abandoned at once when the lease is lost (see abdicate). */
+  let currentStore: StateStore | undefined;
   let leadership: Leadership | undefined;
   let stopping = false;
   let switching: Promise<void> = Promise.resolve();
@@ -80,6 +82,7 @@ export function createReplica(options: ReplicaOptions): Replica {
     if (stopping || (!standby && !leadership?.elected())) return void (await store.close());
     const app = appFor(store, standby);
     current = app;
+    currentStore = store;
     void app.failure().then((err) => {
       if (current !== app) return;
       if (!standby) leadership?.fenced(err);
@@ -113,6 +116,9 @@ export function createReplica(options: ReplicaOptions): Replica {
   async function abdicate(): Promise<void> {
     const app = current;
     current = undefined;
+    // A step waiting for its batch to reach the database (durable()) must not hold the stop up: the lease is
+    // gone, so that batch may never commit (the fence refuses it) and the database may be out of reach.
+    currentStore?.abandon?.(new Error('leadership lost: this replica no longer writes the shared state'));
     // No grace: the lease is gone, so nothing more may be sent (the channels refuse anyway, leader-guard.ts).
     await app?.stop({ graceMs: 0 });
   }

@@ -92,6 +92,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 function snapshotReplicator(): Replicator {
   return {
     push: () => undefined,
+    abandon: () => undefined,
     durable: () => Promise.resolve(),
     pending: () => 0,
     failure: () => undefined,
@@ -177,6 +178,7 @@ function storeMethods(
       return replicator.durable();
     },
     pending: () => replicator.pending(),
+    abandon: (reason) => replicator.abandon(reason),
     close: () => closeStore(db, replicator, options, flush),
   };
 }

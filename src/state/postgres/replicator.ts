@@ -22,6 +22,8 @@ export interface ReplicatorOptions {
 
 export interface Replicator {
   push(batch: Batch): void;
+  /** Stops shipping at once: queued batches are dropped and every waiter rejects with `reason`. */
+  abandon(reason: Error): void;
   /** Resolves when every batch pushed so far is committed in PostgreSQL. */
   durable(): Promise<void>;
   /** Batches waiting. */
@@ -78,6 +80,11 @@ export function createReplicator(options: ReplicatorOptions): Replicator {
   };
   return {
     push: (batch) => push(r, batch),
+    abandon: (reason) => {
+      if (!r.failed) fail(r, reason);
+      r.stop.abort();
+      disconnect(r);
+    },
     durable,
     pending: () => r.queue.length,
     failure: () => r.failed,
