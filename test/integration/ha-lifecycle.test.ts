@@ -55,7 +55,7 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('two replicas, one lease (P
 
   type Running = Replica & { readonly registry: Registry };
 
-  function replica(name: string, url: string, ttl = '3s'): Running {
+  function replica(name: string, url: string, ttl = '3s', extra = { http: '', ha: '' }): Running {
     const home = join(dir, name);
     mkdirSync(join(home, 'rules'), { recursive: true });
     writeFileSync(join(home, 'rules', 'rules.yaml'), LARGE_DEBIT_RULE);
@@ -68,9 +68,9 @@ rules: { paths: [rules/*.yaml] }
 notifiers:
   ops-slack: { kind: slack, webhook_url: ${slack.webhookUrl}, group_wait: 0s, min_interval: 10ms }
 state: { backend: postgres, postgres: { url: '${url}' } }
-http: { host: 127.0.0.1, port: 0 }
+http: { host: 127.0.0.1, port: 0${extra.http} }
 daemon: { watch_files: false }
-ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name} }
+ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name}${extra.ha} }
 `,
     );
     const result = loadAll(join(home, 'config.yaml'), { env: {} });
@@ -163,5 +163,41 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name} }
     expect(aLeader).toBe(0);
     expect(aSentAfter).toBe(aSent);
     expect(delivered('1,900')).toBe(1);
+  }, 120_000);
+
+  it('a standby re-loads its snapshot: a silence created on the leader after the standby started shows there', async () => {
+    const url = pg.createDatabase('ha_refresh');
+    const tokenFile = join(dir, 'api-token');
+    writeFileSync(tokenFile, 'refresh-token-0123456789abcdef\n');
+    const extra = { http: `, api_token_file: ${tokenFile}`, ha: ', standby_refresh: 1s' };
+    const leader = replica('pod-e', url, '3s', extra);
+    await leader.start();
+    await until(async () => (await ready(leader)).includes('first poll done'), 'pod-e to lead and poll');
+    const standby = replica('pod-f', url, '3s', extra);
+    await standby.start();
+    await until(async () => (await ready(standby)).includes('leader: pod-e'), 'pod-f to stand by');
+    const silences = async (r: Replica) => await (await fetch(`${http(r)}/api/v1/silences`)).text();
+    const before = await silences(standby);
+    const created = await fetch(`${http(leader)}/api/v1/silences`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer refresh-token-0123456789abcdef' },
+      body: JSON.stringify({
+        matchers: ['rule="large-debit"'],
+        endsAt: '2099-01-01T00:00:00Z',
+        createdBy: 'refresh',
+      }),
+    });
+    await until(
+      async () => (await silences(standby)).includes('"createdBy":"refresh"'),
+      'the silence on the standby',
+    );
+    const standbyReady = await fetch(`${http(standby)}/readyz`);
+    const standbyLeader = await metric(standby, 'ledger_sentinel_leader');
+    await Promise.all([leader.stop({ graceMs: 0 }), standby.stop({ graceMs: 0 })]);
+
+    expect(created.ok).toBe(true);
+    expect(before).not.toContain('"createdBy":"refresh"');
+    expect(standbyReady.status).toBe(200);
+    expect(standbyLeader).toBe(0);
   }, 120_000);
 });

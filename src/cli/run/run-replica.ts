@@ -64,8 +64,12 @@ interface ReplicaState {
   leadership: Leadership | undefined;
   /** stop() was called: no role switch starts an app any more. */
   stopping: boolean;
-  /** The role switches, one at a time in order (the standby start, then an election). */
+  /** The role switches, one at a time in order (the standby start, snapshot refreshes, then an election). */
   switching: Promise<void>;
+  /** The next refresh of the standby's snapshot (ha.standby_refresh). */
+  refreshTimer: NodeJS.Timeout | undefined;
+  /** The last refresh failed: the next failure is not logged again, the next success is (once per outage). */
+  refreshFailing: boolean;
 }
 
 function createReplicaState(options: ReplicaOptions): ReplicaState {
@@ -87,6 +91,8 @@ function createReplicaState(options: ReplicaOptions): ReplicaState {
     leadership: undefined,
     stopping: false,
     switching: Promise.resolve(),
+    refreshTimer: undefined,
+    refreshFailing: false,
   };
 }
 
@@ -106,12 +112,17 @@ async function run(state: ReplicaState, standby: boolean): Promise<void> {
   if (state.stopping || (!standby && !state.leadership?.elected())) return void (await store.close());
   const app = appFor(state, store, standby);
   state.current = app;
+  watchFailure(state, app, standby);
+  await app.start();
+}
+
+/** The app of the current role failing fails the replica (a leader's as a write refused by the fence). */
+function watchFailure(state: ReplicaState, app: App, standby: boolean): void {
   void app.failure().then((err) => {
     if (state.current !== app) return;
     if (!standby) state.leadership?.fenced(err);
     state.fail(err);
   });
-  await app.start();
 }
 
 function queue(state: ReplicaState, step: () => Promise<void>): Promise<void> {
@@ -146,6 +157,45 @@ async function abdicate(state: ReplicaState): Promise<void> {
   await app?.stop({ graceMs: 0 });
 }
 
+function scheduleRefresh(state: ReplicaState): void {
+  // A replica never goes back to standby (a lost lease ends the process), so refreshes end with the election.
+  if (state.stopping || state.leadership?.elected()) return;
+  state.refreshTimer = setTimeout(() => {
+    void queue(state, () => refreshStandby(state)).then(() => scheduleRefresh(state));
+  }, state.options.loaded.config.ha.standby_refresh);
+  state.refreshTimer.unref?.();
+}
+
+/**
+ * Replaces the standby app by one on a fresh snapshot of the shared state, behind the same HTTP server: the new
+ * app starts serving, then the old one stops (it never tails nor delivers, so two standby apps for a moment is
+ * harmless). Queued like the role switches, so an election waits for it and finds the new standby app to stop. A
+ * snapshot that cannot be loaded (the database down) keeps the old one.
+ */
+async function refreshStandby(state: ReplicaState): Promise<void> {
+  const { log } = state.options;
+  const old = state.current;
+  if (state.stopping || state.leadership?.elected() || old === undefined) return;
+  let store: StateStore;
+  try {
+    store = await state.options.openStore(undefined);
+  } catch (err) {
+    if (!state.refreshFailing)
+      log.warn({ err }, 'standby snapshot refresh failed: serving the previous snapshot');
+    state.refreshFailing = true;
+    return;
+  }
+  if (state.refreshFailing) log.info({}, 'standby snapshot refreshed again after failures');
+  state.refreshFailing = false;
+  if (state.stopping || state.leadership?.elected() || state.current !== old)
+    return void (await store.close());
+  const app = appFor(state, store, true);
+  state.current = app;
+  watchFailure(state, app, true);
+  await app.start();
+  await old.stop({ graceMs: 0 });
+}
+
 async function startReplica(state: ReplicaState): Promise<void> {
   const { log, metrics, intervalMs } = state.options;
   // The standby app starts first (queued ahead of any election), with the leadership it reports.
@@ -158,10 +208,12 @@ async function startReplica(state: ReplicaState): Promise<void> {
     onLost: state.fail,
   });
   await standby;
+  scheduleRefresh(state);
 }
 
 async function stopReplica(state: ReplicaState, stopOptions: { readonly graceMs?: number }): Promise<void> {
   state.stopping = true;
+  clearTimeout(state.refreshTimer);
   await state.switching;
   // Drained while still holding the lease; releasing it then lets a standby take over at once.
   const app = state.current;
