@@ -68,6 +68,8 @@ interface ReplicaState {
   switching: Promise<void>;
   /** The next refresh of the standby's snapshot (ha.standby_refresh). */
   refreshTimer: NodeJS.Timeout | undefined;
+  /** Elected once: the current app is (or is becoming) the leader's, or none after a loss; never refreshed again. */
+  led: boolean;
   /** The last refresh failed: the next failure is not logged again, the next success is (once per outage). */
   refreshFailing: boolean;
 }
@@ -92,16 +94,17 @@ function createReplicaState(options: ReplicaOptions): ReplicaState {
     stopping: false,
     switching: Promise.resolve(),
     refreshTimer: undefined,
+    led: false,
     refreshFailing: false,
   };
 }
 
-function appFor(state: ReplicaState, store: StateStore, standby: boolean): App {
+function appFor(state: ReplicaState, store: StateStore, standby: boolean, refresh = false): App {
   const { env, pid, configPath, logDestination, stdout, metrics } = state.options;
   // A new leader reads the config as it is now on disk (a standby may have been reloaded meanwhile).
   const fresh = configPath ? loadAll(configPath, { env: env ?? {} }) : undefined;
   const loaded = fresh?.ok ? fresh.loaded : state.options.loaded;
-  const ha = { leadership: state.leadership!, standby };
+  const ha = { leadership: state.leadership!, standby, refresh };
   const startHttp = state.http.start;
   return createApp({ loaded, configPath, env, pid, logDestination, stdout, store, metrics, ha, startHttp });
 }
@@ -137,6 +140,9 @@ function queue(state: ReplicaState, step: () => Promise<void>): Promise<void> {
 }
 
 async function lead(state: ReplicaState, token: bigint): Promise<void> {
+  // Set before queueing: a refresh queued or running now must not touch the app of this role (nor, after a
+  // loss, the leader app that is being stopped).
+  state.led = true;
   await queue(state, async () => {
     if (state.stopping) return;
     const standby = state.current;
@@ -159,7 +165,7 @@ async function abdicate(state: ReplicaState): Promise<void> {
 
 function scheduleRefresh(state: ReplicaState): void {
   // A replica never goes back to standby (a lost lease ends the process), so refreshes end with the election.
-  if (state.stopping || state.leadership?.elected()) return;
+  if (state.stopping || state.led) return;
   state.refreshTimer = setTimeout(() => {
     void queue(state, () => refreshStandby(state)).then(() => scheduleRefresh(state));
   }, state.options.loaded.config.ha.standby_refresh);
@@ -175,7 +181,7 @@ function scheduleRefresh(state: ReplicaState): void {
 async function refreshStandby(state: ReplicaState): Promise<void> {
   const { log } = state.options;
   const old = state.current;
-  if (state.stopping || state.leadership?.elected() || old === undefined) return;
+  if (state.stopping || state.led || old === undefined) return;
   let store: StateStore;
   try {
     store = await state.options.openStore(undefined);
@@ -187,9 +193,8 @@ async function refreshStandby(state: ReplicaState): Promise<void> {
   }
   if (state.refreshFailing) log.info({}, 'standby snapshot refreshed again after failures');
   state.refreshFailing = false;
-  if (state.stopping || state.leadership?.elected() || state.current !== old)
-    return void (await store.close());
-  const app = appFor(state, store, true);
+  if (state.stopping || state.led || state.current !== old) return void (await store.close());
+  const app = appFor(state, store, true, true);
   state.current = app;
   watchFailure(state, app, true);
   await app.start();
