@@ -48,6 +48,8 @@ export interface AppOptions {
 export interface AppHa {
   readonly leadership: Leadership;
   readonly standby: boolean;
+  /** A standby app that replaces another on a fresh snapshot (every ha.standby_refresh): started and stopped at debug. */
+  readonly refresh?: boolean;
 }
 
 export interface AppContext {

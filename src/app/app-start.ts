@@ -34,7 +34,8 @@ export async function startApp(ctx: AppContext, reload: () => Promise<boolean>):
   markLoaded(ctx, true);
   watchConfig(ctx);
   const { accounts, ruleSet } = ctx.loaded;
-  log.info({ accounts: accounts.length, rules: ruleSet.rules.length, http: ctx.http.url }, 'started');
+  const level = ctx.options.ha?.refresh ? 'debug' : 'info';
+  log[level]({ accounts: accounts.length, rules: ruleSet.rules.length, http: ctx.http.url }, 'started');
 }
 
 function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<RunningHttpServer> {
@@ -113,5 +114,5 @@ export async function stopApp(ctx: AppContext, graceMs?: number): Promise<void> 
   await ctx.http?.close();
   if (ctx.open) await ctx.shared.store.close();
   ctx.open = false;
-  ctx.shared.log.info('stopped');
+  ctx.shared.log[ctx.options.ha?.refresh ? 'debug' : 'info']('stopped');
 }

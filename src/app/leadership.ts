@@ -7,7 +7,7 @@ import type { ReadinessCheck } from '../observability/http-server.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Lease, LeaseState } from '../state/lease.js';
-import { startLeaseElector } from '../state/lease-elector.js';
+import { startLeaseElector, type LeaseElector } from '../state/lease-elector.js';
 
 export type LeadershipMetrics = Pick<
   Metrics,
@@ -47,76 +47,94 @@ export interface Leadership {
   stop(): Promise<void>;
 }
 
+/**
+ * What the leadership keeps between lease events: its options, the last token seen (for the leader-change count)
+ * and the start of the runtime in flight (a loss waits for it before stopping the runtime). The handlers below are
+ * functions that take it.
+ */
+interface LeadershipState {
+  readonly options: LeadershipOptions;
+  lastToken: bigint | undefined;
+  starting: Promise<void>;
+}
+
+function seen(state: LeadershipState, token: bigint): void {
+  if (token === state.lastToken) return;
+  const { metrics } = state.options;
+  if (state.lastToken !== undefined) metrics.leaderChanges.inc();
+  state.lastToken = token;
+  metrics.leaderFencingToken.set(Number(token));
+}
+
+function observe(state: LeadershipState, observed: LeaseState | undefined): void {
+  if (observed) seen(state, observed.token);
+  state.options.metrics.leaderLeaseAge.set((state.options.lease.ageMs() ?? 0) / 1000);
+}
+
+function elected(state: LeadershipState, token: bigint): void {
+  const { metrics, log } = state.options;
+  seen(state, token);
+  metrics.leader.set(1);
+  metrics.leaderLeaseAge.set(0);
+  state.starting = state.options.lead(token).then(
+    () => undefined,
+    (err: unknown) => log.error({ err }, 'starting as leader failed'),
+  );
+}
+
+function lost(state: LeadershipState, reason: string): void {
+  const { metrics, log, lease } = state.options;
+  metrics.leader.set(0);
+  metrics.leaderLeaseAge.set(0);
+  log.error(
+    { reason, holder: lease.holder },
+    'leadership lost: tail and delivery stopped; exiting so that the process restarts as a standby',
+  );
+  void state.starting
+    .then(() => state.options.abdicate())
+    .catch((err: unknown) => log.error({ err }, 'stopping the runtime after losing the lease failed'))
+    .then(() =>
+      state.options.onLost(
+        new Error(
+          `leadership lost (${reason}); tail and delivery stopped. The process exits so that it restarts as a ` +
+            'standby; if this repeats, check the database latency against ha.lease_ttl (docs/reliability.md)',
+        ),
+      ),
+    );
+}
+
+function readiness(lease: Lease, elector: LeaseElector): ReadinessCheck {
+  const observed = elector.observed();
+  const who = observed?.holder ? `${observed.holder} (token ${observed.token})` : 'none yet';
+  if (elector.leading()) return { ok: true, message: `role: leader, token ${lease.token()}` };
+  return {
+    ok: true,
+    message: `role: standby, leader: ${observed?.live ? who : 'none (lease free or expired)'}`,
+  };
+}
+
 export function startLeadership(options: LeadershipOptions): Leadership {
   const { lease, log, metrics } = options;
-  let lastToken: bigint | undefined;
-  let starting: Promise<void> = Promise.resolve();
-
-  function seen(token: bigint): void {
-    if (token === lastToken) return;
-    if (lastToken !== undefined) metrics.leaderChanges.inc();
-    lastToken = token;
-    metrics.leaderFencingToken.set(Number(token));
-  }
-
-  function observe(state: LeaseState | undefined): void {
-    if (state) seen(state.token);
-    metrics.leaderLeaseAge.set((lease.ageMs() ?? 0) / 1000);
-  }
-
+  const state: LeadershipState = { options, lastToken: undefined, starting: Promise.resolve() };
   const elector = startLeaseElector({
     lease,
     log,
     intervalMs: options.intervalMs,
     standbyIntervalMs: options.standbyIntervalMs,
-    onObserved: observe,
-    onElected: (token) => {
-      seen(token);
-      metrics.leader.set(1);
-      metrics.leaderLeaseAge.set(0);
-      starting = options.lead(token).then(
-        () => undefined,
-        (err: unknown) => log.error({ err }, 'starting as leader failed'),
-      );
-    },
-    onLost: (reason) => {
-      metrics.leader.set(0);
-      metrics.leaderLeaseAge.set(0);
-      log.error(
-        { reason, holder: lease.holder },
-        'leadership lost: tail and delivery stopped; exiting so that the process restarts as a standby',
-      );
-      void starting
-        .then(() => options.abdicate())
-        .catch((err: unknown) => log.error({ err }, 'stopping the runtime after losing the lease failed'))
-        .then(() =>
-          options.onLost(
-            new Error(
-              `leadership lost (${reason}); tail and delivery stopped. The process exits so that it restarts as a ` +
-                'standby; if this repeats, check the database latency against ha.lease_ttl (docs/reliability.md)',
-            ),
-          ),
-        );
-    },
+    onObserved: (observed) => observe(state, observed),
+    onElected: (token) => elected(state, token),
+    onLost: (reason) => lost(state, reason),
   });
   metrics.leader.set(0);
 
   return {
     leading: () => elector.leading(),
     elected: () => elector.elected(),
-    readiness() {
-      const seen = elector.observed();
-      const who = seen?.holder ? `${seen.holder} (token ${seen.token})` : 'none yet';
-      if (elector.leading()) return { ok: true, message: `role: leader, token ${lease.token()}` };
-      return {
-        ok: true,
-        message: `role: standby, leader: ${seen?.live ? who : 'none (lease free or expired)'}`,
-      };
-    },
+    readiness: () => readiness(lease, elector),
     leader: () => elector.observed(),
     fenced: (error) => elector.resign(`a write was refused by the fence: ${error.message}`),
     async stop() {
-      await starting;
+      await state.starting;
       await elector.stop();
       metrics.leader.set(0);
       await options.close?.();

@@ -12,6 +12,8 @@ export const HaConfig = z.strictObject({
   holder: z.string().min(1).max(253).optional(),
   /** The URL other replicas name (and send state-changing API calls' callers to) while this one leads. */
   advertise_url: httpUrl('http://10.0.3.17:9464').optional(),
+  /** How often a standby re-loads its snapshot of the shared state (the status page, the read API, /metrics). */
+  standby_refresh: duration({ min: '1s', max: '5m' }).prefault('10s'),
 });
 export type HaConfig = z.output<typeof HaConfig>;
 

@@ -32,96 +32,132 @@ export interface LeaseElector {
   stop(): Promise<void>;
 }
 
-export function startLeaseElector(options: LeaseElectorOptions): LeaseElector {
-  const { lease, log } = options;
-  const intervalMs = options.intervalMs ?? Math.max(1, Math.floor(lease.ttlMs / 3));
-  const standbyIntervalMs = options.standbyIntervalMs ?? Math.min(intervalMs, 1000);
-  let leading = false;
-  let lost = false;
-  let stopped = false;
-  let observed: LeaseState | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let fenceTimer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
+/**
+ * The elector's state, as one named structure: its options, the role it plays now and the timers that drive it.
+ * The steps (step, schedule, the fence timer, lose, stop) are functions that take it.
+ */
+interface ElectorState {
+  readonly options: LeaseElectorOptions;
+  /** Renew interval of a leader. */
+  readonly intervalMs: number;
+  /** Acquire interval of a standby. */
+  readonly standbyIntervalMs: number;
+  /** Elected and not lost. */
+  leading: boolean;
+  /** Leadership ended once: this replica stops competing (it restarts as a clean standby). */
+  lost: boolean;
+  /** stop() was called: no more steps are scheduled and no election is acted on. */
+  stopped: boolean;
+  /** The row as last read. */
+  observed: LeaseState | undefined;
+  /** The next step (renew or acquire). */
+  timer: NodeJS.Timeout | undefined;
+  /** Fires when the local validity lapses. */
+  fenceTimer: NodeJS.Timeout | undefined;
+  /** The step in flight (or the last one), awaited by stop(). */
+  running: Promise<void>;
+}
 
-  function lose(reason: string): void {
-    if (!leading) return;
-    leading = false;
-    lost = true;
-    lease.drop();
-    clearTimeout(fenceTimer);
-    options.onLost(reason);
-  }
+function lose(state: ElectorState, reason: string): void {
+  if (!state.leading) return;
+  state.leading = false;
+  state.lost = true;
+  state.options.lease.drop();
+  clearTimeout(state.fenceTimer);
+  state.options.onLost(reason);
+}
 
-  function armFence(): void {
-    clearTimeout(fenceTimer);
-    // A late timer (a paused process) is covered too: every send checks lease.valid() itself.
-    fenceTimer = setTimeout(checkFence, lease.remainingMs() + 1);
-    fenceTimer.unref?.();
-  }
+function armFence(state: ElectorState): void {
+  clearTimeout(state.fenceTimer);
+  // A late timer (a paused process) is covered too: every send checks lease.valid() itself.
+  state.fenceTimer = setTimeout(() => checkFence(state), state.options.lease.remainingMs() + 1);
+  state.fenceTimer.unref?.();
+}
 
-  function checkFence(): void {
-    if (leading && !lease.valid())
-      lose(
-        `no lease renewal succeeded within the lease TTL minus its margin (${lease.ttlMs} ms TTL): ` +
-          'the database was unreachable or this process was paused',
-      );
-    else if (leading) armFence();
-  }
-
-  async function step(): Promise<void> {
-    try {
-      if (leading) {
-        if (!(await lease.renew())) lose('the lease was taken over by another replica (its token is newer)');
-        else if (leading) armFence();
-      } else if (!lost) {
-        const token = await lease.acquire();
-        if (token !== undefined && !stopped) {
-          leading = true;
-          armFence();
-          log.info({ token: token.toString(), holder: lease.holder }, 'lease acquired: leading');
-          options.onElected(token);
-        }
-      }
-      observed = await lease.read();
-      options.onObserved?.(observed);
-    } catch (err) {
-      log.warn({ err }, 'lease query failed');
-    }
-  }
-
-  function schedule(): void {
-    if (stopped) return;
-    timer = setTimeout(
-      () => {
-        running = step().then(schedule);
-      },
-      leading ? intervalMs : standbyIntervalMs,
+function checkFence(state: ElectorState): void {
+  const { lease } = state.options;
+  if (state.leading && !lease.valid())
+    lose(
+      state,
+      `no lease renewal succeeded within the lease TTL minus its margin (${lease.ttlMs} ms TTL): ` +
+        'the database was unreachable or this process was paused',
     );
-  }
+  else if (state.leading) armFence(state);
+}
 
-  running = step().then(schedule);
-  return {
-    leading: () => leading && lease.valid(),
-    elected: () => leading,
-    observed: () => observed,
-    resign: lose,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-      clearTimeout(timer);
-      clearTimeout(fenceTimer);
-      // Also a lease acquired while stopping (never acted on): released rather than left to expire.
-      const held = leading || lease.token() !== undefined;
-      leading = false;
-      if (!held) return;
-      try {
-        await lease.release();
-        log.info({ holder: lease.holder }, 'lease released');
-      } catch (err) {
-        log.warn({ err }, 'lease release failed: a standby takes over when the lease expires');
+async function step(state: ElectorState): Promise<void> {
+  const { lease, log } = state.options;
+  try {
+    if (state.leading) {
+      if (!(await lease.renew()))
+        lose(state, 'the lease was taken over by another replica (its token is newer)');
+      else if (state.leading) armFence(state);
+    } else if (!state.lost) {
+      const token = await lease.acquire();
+      if (token !== undefined && !state.stopped) {
+        state.leading = true;
+        armFence(state);
+        log.info({ token: token.toString(), holder: lease.holder }, 'lease acquired: leading');
+        state.options.onElected(token);
       }
+    }
+    state.observed = await lease.read();
+    state.options.onObserved?.(state.observed);
+  } catch (err) {
+    log.warn({ err }, 'lease query failed');
+  }
+}
+
+function schedule(state: ElectorState): void {
+  if (state.stopped) return;
+  state.timer = setTimeout(
+    () => {
+      state.running = step(state).then(() => schedule(state));
     },
+    state.leading ? state.intervalMs : state.standbyIntervalMs,
+  );
+}
+
+async function stopElector(state: ElectorState): Promise<void> {
+  const { lease, log } = state.options;
+  state.stopped = true;
+  clearTimeout(state.timer);
+  await state.running;
+  clearTimeout(state.timer);
+  clearTimeout(state.fenceTimer);
+  // Also a lease acquired while stopping (never acted on): released rather than left to expire.
+  const held = state.leading || lease.token() !== undefined;
+  state.leading = false;
+  if (!held) return;
+  try {
+    await lease.release();
+    log.info({ holder: lease.holder }, 'lease released');
+  } catch (err) {
+    log.warn({ err }, 'lease release failed: a standby takes over when the lease expires');
+  }
+}
+
+export function startLeaseElector(options: LeaseElectorOptions): LeaseElector {
+  const { lease } = options;
+  const intervalMs = options.intervalMs ?? Math.max(1, Math.floor(lease.ttlMs / 3));
+  const state: ElectorState = {
+    options,
+    intervalMs,
+    standbyIntervalMs: options.standbyIntervalMs ?? Math.min(intervalMs, 1000),
+    leading: false,
+    lost: false,
+    stopped: false,
+    observed: undefined,
+    timer: undefined,
+    fenceTimer: undefined,
+    running: Promise.resolve(),
+  };
+  state.running = step(state).then(() => schedule(state));
+  return {
+    leading: () => state.leading && lease.valid(),
+    elected: () => state.leading,
+    observed: () => state.observed,
+    resign: (reason) => lose(state, reason),
+    stop: () => stopElector(state),
   };
 }

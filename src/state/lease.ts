@@ -55,84 +55,120 @@ export interface Lease {
   read(): Promise<LeaseState | undefined>;
 }
 
-export function createLease(options: LeaseOptions): Lease {
-  const { pool, holder, ttlMs, monotonic } = options;
-  const marginMs = options.marginMs ?? Math.floor(ttlMs / 5);
-  let token: bigint | undefined;
-  let confirmed: number | undefined;
-  let tableReady = false;
+/**
+ * What a lease knows between calls: its options and the token it holds. The steps below (acquire, renew, release,
+ * read) are functions that take it; createLease binds them into the Lease interface.
+ */
+interface LeaseRecord {
+  readonly options: LeaseOptions;
+  /** Subtracted from the TTL for the local validity. */
+  readonly marginMs: number;
+  /** The fencing token while held; undefined when not held, dropped or released. */
+  token: bigint | undefined;
+  /** The local monotonic time at which the last successful acquire or renewal was SENT. */
+  confirmed: number | undefined;
+  /** The lease table exists (created once, on first use). */
+  tableReady: boolean;
+}
 
-  async function ready(): Promise<void> {
-    if (tableReady) return;
-    await ensureLeaseTable(pool);
-    tableReady = true;
+async function ready(record: LeaseRecord): Promise<void> {
+  if (record.tableReady) return;
+  await ensureLeaseTable(record.options.pool);
+  record.tableReady = true;
+}
+
+async function acquireLease(record: LeaseRecord): Promise<bigint | undefined> {
+  const { pool, holder, holderUrl, ttlMs, monotonic } = record.options;
+  await ready(record);
+  const sentAt = monotonic();
+  const result = await pool.query<{ token: string }>(ACQUIRE_LEASE, [holder, holderUrl ?? null, ttlMs]);
+  const row = result.rows[0];
+  if (!row) return undefined;
+  record.token = BigInt(row.token);
+  record.confirmed = sentAt;
+  return record.token;
+}
+
+async function renewLease(record: LeaseRecord): Promise<boolean> {
+  const mine = record.token;
+  if (mine === undefined) return false;
+  const sentAt = record.options.monotonic();
+  const result = await record.options.pool.query(RENEW_LEASE, [mine.toString()]);
+  if (record.token !== mine) return false;
+  if (result.rowCount === 0) {
+    dropLease(record);
+    return false;
   }
+  record.confirmed = sentAt;
+  return true;
+}
 
-  const lease: Lease = {
+async function releaseLease(record: LeaseRecord): Promise<void> {
+  const mine = record.token;
+  dropLease(record);
+  if (mine !== undefined) await record.options.pool.query(RELEASE_LEASE, [mine.toString()]);
+}
+
+function dropLease(record: LeaseRecord): void {
+  record.token = undefined;
+  record.confirmed = undefined;
+}
+
+function validUntil(record: LeaseRecord): number | undefined {
+  const { token, confirmed } = record;
+  return token === undefined || confirmed === undefined
+    ? undefined
+    : confirmed + record.options.ttlMs - record.marginMs;
+}
+
+async function readLease(record: LeaseRecord): Promise<LeaseState | undefined> {
+  await ready(record);
+  const result = await record.options.pool.query<{
+    token: string;
+    holder: string | null;
+    holder_url: string | null;
+    live: boolean;
+  }>(READ_LEASE);
+  const row = result.rows[0];
+  if (!row) return undefined;
+  return {
+    token: BigInt(row.token),
+    holder: row.holder ?? undefined,
+    holderUrl: row.holder_url ?? undefined,
+    live: row.live,
+  };
+}
+
+export function createLease(options: LeaseOptions): Lease {
+  const { holder, ttlMs, monotonic } = options;
+  const record: LeaseRecord = {
+    options,
+    marginMs: options.marginMs ?? Math.floor(ttlMs / 5),
+    token: undefined,
+    confirmed: undefined,
+    tableReady: false,
+  };
+  return {
     holder,
     ttlMs,
-    async acquire() {
-      await ready();
-      const sentAt = monotonic();
-      const result = await pool.query<{ token: string }>(ACQUIRE_LEASE, [
-        holder,
-        options.holderUrl ?? null,
-        ttlMs,
-      ]);
-      const row = result.rows[0];
-      if (!row) return undefined;
-      token = BigInt(row.token);
-      confirmed = sentAt;
-      return token;
+    acquire: () => acquireLease(record),
+    renew: () => renewLease(record),
+    release: () => releaseLease(record),
+    valid: () => {
+      const until = validUntil(record);
+      return until !== undefined && monotonic() < until;
     },
-    async renew() {
-      const mine = token;
-      if (mine === undefined) return false;
-      const sentAt = monotonic();
-      const result = await pool.query(RENEW_LEASE, [mine.toString()]);
-      if (token !== mine) return false;
-      if (result.rowCount === 0) {
-        lease.drop();
-        return false;
-      }
-      confirmed = sentAt;
-      return true;
-    },
-    async release() {
-      const mine = token;
-      lease.drop();
-      if (mine !== undefined) await pool.query(RELEASE_LEASE, [mine.toString()]);
-    },
-    valid: () => token !== undefined && confirmed !== undefined && monotonic() < confirmed + ttlMs - marginMs,
-    token: () => token,
-    validUntil: () =>
-      token === undefined || confirmed === undefined ? undefined : confirmed + ttlMs - marginMs,
+    token: () => record.token,
+    validUntil: () => validUntil(record),
     remainingMs: () => {
-      const until = lease.validUntil();
+      const until = validUntil(record);
       return until === undefined ? 0 : Math.max(0, until - monotonic());
     },
-    ageMs: () => (token === undefined || confirmed === undefined ? undefined : monotonic() - confirmed),
-    drop() {
-      token = undefined;
-      confirmed = undefined;
-    },
-    async read() {
-      await ready();
-      const result = await pool.query<{
-        token: string;
-        holder: string | null;
-        holder_url: string | null;
-        live: boolean;
-      }>(READ_LEASE);
-      const row = result.rows[0];
-      if (!row) return undefined;
-      return {
-        token: BigInt(row.token),
-        holder: row.holder ?? undefined,
-        holderUrl: row.holder_url ?? undefined,
-        live: row.live,
-      };
-    },
+    ageMs: () =>
+      record.token === undefined || record.confirmed === undefined
+        ? undefined
+        : monotonic() - record.confirmed,
+    drop: () => dropLease(record),
+    read: () => readLease(record),
   };
-  return lease;
 }

@@ -68,7 +68,12 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('two replicas, one lease (P
 
   type Running = Replica & { readonly registry: Registry };
 
-  function replica(name: string, url: string, ttl = '3s'): Running {
+  function replica(
+    name: string,
+    url: string,
+    ttl = '3s',
+    extra: { http: string; ha: string; postgres?: string; log?: typeof quiet } = { http: '', ha: '' },
+  ): Running {
     const home = join(dir, name);
     mkdirSync(join(home, 'rules'), { recursive: true });
     // Without the shared rule's 1 s throttle: the rule state is shared, so a takeover faster than 1 s of ledger
@@ -82,10 +87,10 @@ tail: { poll_interval: 300ms, overlap: 2s }
 rules: { paths: [rules/*.yaml] }
 notifiers:
   ops-slack: { kind: slack, webhook_url: ${slack.webhookUrl}, group_wait: 0s, min_interval: 10ms }
-state: { backend: postgres, postgres: { url: '${url}' } }
-http: { host: 127.0.0.1, port: 0 }
+state: { backend: postgres, postgres: { url: '${url}'${extra.postgres ?? ''} } }
+http: { host: 127.0.0.1, port: 0${extra.http} }
 daemon: { watch_files: false }
-ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name} }
+ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name}${extra.ha} }
 `,
     );
     const result = loadAll(join(home, 'config.yaml'), { env: {} });
@@ -96,7 +101,7 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name} }
       loaded: result.loaded,
       logDestination: new PassThrough(),
       stdout: new PassThrough(),
-      log: quiet,
+      log: extra.log ?? quiet,
       metrics,
       openStore: (fence) => openConfiguredStore(state, { log: quiet, fence, replicate: fence !== undefined }),
     });
@@ -179,5 +184,90 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name} }
     expect(aLeader).toBe(0);
     expect(aSentAfter).toBe(aSent);
     expect(delivered('1,900')).toBe(1);
+  }, 120_000);
+
+  it('a standby re-loads its snapshot: a silence created on the leader after the standby started shows there', async () => {
+    const url = pg.createDatabase('ha_refresh');
+    const tokenFile = join(dir, 'api-token');
+    writeFileSync(tokenFile, 'refresh-token-0123456789abcdef\n');
+    const extra = { http: `, api_token_file: ${tokenFile}`, ha: ', standby_refresh: 1s' };
+    const leader = replica('pod-e', url, '3s', extra);
+    await leader.start();
+    await until(async () => (await ready(leader)).includes('first poll done'), 'pod-e to lead and poll');
+    const standby = replica('pod-f', url, '3s', extra);
+    await standby.start();
+    await until(async () => (await ready(standby)).includes('leader: pod-e'), 'pod-f to stand by');
+    const silences = async (r: Replica) => await (await fetch(`${http(r)}/api/v1/silences`)).text();
+    const before = await silences(standby);
+    const created = await fetch(`${http(leader)}/api/v1/silences`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer refresh-token-0123456789abcdef' },
+      body: JSON.stringify({
+        matchers: ['rule="large-debit"'],
+        endsAt: '2099-01-01T00:00:00Z',
+        createdBy: 'refresh',
+      }),
+    });
+    await until(
+      async () => (await silences(standby)).includes('"createdBy":"refresh"'),
+      'the silence on the standby',
+    );
+    const standbyReady = await fetch(`${http(standby)}/readyz`);
+    const standbyLeader = await metric(standby, 'ledger_sentinel_leader');
+    await Promise.all([leader.stop({ graceMs: 0 }), standby.stop({ graceMs: 0 })]);
+
+    expect(created.ok).toBe(true);
+    expect(before).not.toContain('"createdBy":"refresh"');
+    expect(standbyReady.status).toBe(200);
+    expect(standbyLeader).toBe(0);
+  }, 120_000);
+
+  it('a standby whose refresh fails keeps serving its previous snapshot and says so once per outage', async () => {
+    const url = pg.createDatabase('ha_refresh_outage');
+    const proxy = await startTcpProxy(pg.port);
+    const tokenFile = join(dir, 'api-token-2');
+    writeFileSync(tokenFile, 'refresh-token-0123456789abcdef\n');
+    const lines: string[] = [];
+    const destination = new PassThrough();
+    destination.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n')));
+    const log = createLogger({ level: 'info', destination });
+    const extra = { http: `, api_token_file: ${tokenFile}`, ha: ', standby_refresh: 1s' };
+    const leader = replica('pod-g', url, '3s', extra);
+    await leader.start();
+    await until(async () => (await ready(leader)).includes('first poll done'), 'pod-g to lead and poll');
+    const proxied = url.replace(`:${pg.port}/`, `:${proxy.port}/`);
+    const standby = replica('pod-h', proxied, '3s', { ...extra, postgres: ', connect_timeout: 1s', log });
+    await standby.start();
+    await until(async () => (await ready(standby)).includes('leader: pod-g'), 'pod-h to stand by');
+    const created = await fetch(`${http(leader)}/api/v1/silences`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer refresh-token-0123456789abcdef' },
+      body: JSON.stringify({
+        matchers: ['rule="large-debit"'],
+        endsAt: '2099-01-01T00:00:00Z',
+        createdBy: 'outage',
+      }),
+    });
+    const listed = async () => await (await fetch(`${http(standby)}/api/v1/silences`)).text();
+    await until(async () => (await listed()).includes('"createdBy":"outage"'), 'the silence on the standby');
+
+    proxy.cut();
+    const failed = () => lines.filter((l) => l.includes('standby snapshot refresh failed')).length;
+    await until(() => Promise.resolve(failed() > 0), 'a failed refresh');
+    const duringOutage = await listed();
+    proxy.heal();
+    await until(
+      () => Promise.resolve(lines.some((l) => l.includes('standby snapshot refreshed again'))),
+      'a refresh after the outage',
+    );
+    const failedLogs = failed();
+    const failedReplica = await Promise.race([standby.failure(), Promise.resolve(undefined)]);
+    await Promise.all([leader.stop({ graceMs: 0 }), standby.stop({ graceMs: 0 })]);
+    await proxy.close();
+
+    expect(created.ok).toBe(true);
+    expect(duringOutage).toContain('"createdBy":"outage"');
+    expect(failedLogs).toBe(1);
+    expect(failedReplica).toBeUndefined();
   }, 120_000);
 });
