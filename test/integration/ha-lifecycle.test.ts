@@ -76,9 +76,7 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('two replicas, one lease (P
   ): Running {
     const home = join(dir, name);
     mkdirSync(join(home, 'rules'), { recursive: true });
-    // Without the shared rule's 1 s throttle: the rule state is shared, so a takeover faster than 1 s of ledger
-    // time would rightly throttle the second debit, and the test would wait for an alert that must not come.
-    writeFileSync(join(home, 'rules', 'rules.yaml'), LARGE_DEBIT_RULE.replace('    throttle: 1s\n', ''));
+    writeFileSync(join(home, 'rules', 'rules.yaml'), LARGE_DEBIT_RULE);
     writeFileSync(
       join(home, 'config.yaml'),
       `ledger: { base_url: ${ledger.url}, retry: { max_attempts: 2, base_delay: 50ms, max_delay: 200ms } }
@@ -144,6 +142,9 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name}${extra.ha} }
     };
     await a.stop({ graceMs: 1000 });
     await until(async () => (await ready(b)).includes('first poll done'), 'pod-b to lead and poll');
+    // The rule state is shared, so the rule's 1 s throttle spans the handover: a second debit within 1 s of
+    // ledger time after the first would rightly be throttled. The ledger's clock follows the wall clock.
+    await new Promise((r) => setTimeout(r, 1_500));
     ledger.ledger.inject(largeDebit('0.0.1003', 1700n * HBAR, '0.0.1001', 'after-handover'));
     await until(async () => delivered('1,700') > 0, 'the alert from pod-b');
     const after = { b: await sent(b), bLeader: await metric(b, 'ledger_sentinel_leader') };
