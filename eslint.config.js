@@ -1,4 +1,4 @@
-// Flat config: typescript-eslint's recommended rules plus the house rules from STYLE.md.
+// Flat config: typescript-eslint's recommended rules plus the house rules (docs/architecture.md, "Working agreements").
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -15,11 +15,18 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-restricted-syntax': [
         'error',
-        { selector: 'TSEnumDeclaration', message: 'No enums: use a union of string literals (STYLE.md 10).' },
+        {
+          selector: 'TSEnumDeclaration',
+          message: 'No enums: use a union of string literals (docs/architecture.md, "Working agreements").',
+        },
       ],
       'no-restricted-properties': [
         'error',
-        { object: 'vi', property: 'mock', message: 'No vi.mock: pass dependencies in (STYLE.md 5).' },
+        {
+          object: 'vi',
+          property: 'mock',
+          message: 'No vi.mock: pass dependencies in (docs/architecture.md, "Working agreements").',
+        },
       ],
     },
   },
@@ -52,7 +59,11 @@ export default tseslint.config(
       'no-restricted-properties': [
         'error',
         { object: 'process', property: 'exit', message: 'Only src/main.ts may call process.exit.' },
-        { object: 'process', property: 'env', message: 'Pass env in as a parameter (STYLE.md 5).' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Pass env in as a parameter (docs/architecture.md, "Working agreements").',
+        },
       ],
     },
   },

@@ -2,7 +2,7 @@
 // stop until it resolves or the ack expires.
 import { API_OPTIONS_USAGE, callApi, refusal, withApi } from '../../api/api-client.js';
 import { parseDuration } from '../../config/duration.js';
-import { apiUsageError, parseApiCommand } from '../shared/api-command.js';
+import { apiUsageError, parseApiCommand } from '../common/api-command.js';
 import type { CliContext, Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel ack [options] <id>

@@ -1,7 +1,7 @@
 // `ledger-sentinel alerts`: the alerts of a running daemon, over its API (docs/cli.md), like `amtool alert`.
 import { API_OPTIONS_USAGE, callApi, refusal, table, withApi } from '../../api/api-client.js';
 import type { AlertEntry } from '../../delivery/alert-view.js';
-import { parseApiCommand } from '../shared/api-command.js';
+import { parseApiCommand } from '../common/api-command.js';
 import type { Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel alerts [options]

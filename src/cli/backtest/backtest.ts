@@ -5,7 +5,7 @@ import { parseTimeArg } from './parse-time.js';
 import { replay } from './replay.js';
 import { resolveForReplay } from './resolve-accounts.js';
 import { alertLine, progressBar, summarize, summaryTable } from './report.js';
-import { printIssues } from '../shared/print-issues.js';
+import { printIssues } from '../common/print-issues.js';
 import { ledgerClientFor, verifyClientFor } from '../../app/clients.js';
 import { loadAll } from '../../app/load-all.js';
 import { verifyFor } from '../../enrich/verify-adapter.js';

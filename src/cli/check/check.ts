@@ -7,7 +7,7 @@ import { loadAll } from '../../app/load-all.js';
 import type { Config } from '../../app/config/schema.js';
 import { createChannels } from '../../delivery/channels.js';
 import { createLogger } from '../../observability/logger.js';
-import { printIssues } from '../shared/print-issues.js';
+import { printIssues } from '../common/print-issues.js';
 import type { Command } from '../command.js';
 import { DEFAULT_CONFIG } from '../run/run.js';
 import { resolutionPlan } from './resolution-plan.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../../app/create-app.js';
-import { printIssues } from '../shared/print-issues.js';
+import { printIssues } from '../common/print-issues.js';
 import { waitForAbort } from '../../ledger/wait-for-abort.js';
 import { DEMO_CONFIG, DEMO_CONFIG_FILE, EXAMPLE_RULES_DIR } from './demo-config.js';
 import { playScenario } from './scenario.js';
@@ -14,7 +14,7 @@ import { startDemoSlackSink } from './slack-sink.js';
 import { loadAll } from '../../app/load-all.js';
 import { parseDuration } from '../../config/duration.js';
 import type { ServiceVersion } from '@ledger-sentinel/simulator/service-version';
-import { loadSimulator, type Simulator } from '../shared/load-simulator.js';
+import { loadSimulator, type Simulator } from '../common/load-simulator.js';
 import type { CliContext, Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel demo [options]

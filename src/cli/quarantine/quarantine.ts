@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAll } from '../../app/load-all.js';
-import { printIssues } from '../shared/print-issues.js';
+import { printIssues } from '../common/print-issues.js';
 import { openStateStore } from '../../state/store.js';
 import { createQuarantine, type QuarantinedRecord } from '../../tail/quarantine.js';
 import type { CliContext, Command } from '../command.js';

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { createApp, type App } from '../../app/create-app.js';
 import { loadAll, type Loaded } from '../../app/load-all.js';
 import { StateStoreError } from '../../state/state-store-error.js';
-import { printIssues } from '../shared/print-issues.js';
+import { printIssues } from '../common/print-issues.js';
 import { waitForAbort } from '../../ledger/wait-for-abort.js';
 import type { CliContext, Command } from '../command.js';
 import { Config } from '../../app/config/schema.js';

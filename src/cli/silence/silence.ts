@@ -13,7 +13,7 @@ import {
 import type { SilenceJson } from '../../api/silences-api.js';
 import { parseDuration } from '../../config/duration.js';
 import { formatMatcher, matcherOp, parseMatcher, type Matcher } from '../../delivery/matchers.js';
-import { apiUsageError } from '../shared/api-command.js';
+import { apiUsageError } from '../common/api-command.js';
 import type { CliContext, Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel silence add [options] <matcher>...

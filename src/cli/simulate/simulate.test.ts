@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { REPO_DIR } from '../../../test/helpers/shared.js';
 import { join } from 'node:path';
-import { loadSimulator, type Simulator } from '../shared/load-simulator.js';
+import { loadSimulator, type Simulator } from '../common/load-simulator.js';
 import { parseSimulateArgs as parseWith, simulate } from './simulate.js';
 
 const sim = (await loadSimulator()) as Simulator;

@@ -8,7 +8,7 @@ import { parseDuration } from '../../config/duration.js';
 import { waitForAbort } from '../../ledger/wait-for-abort.js';
 import type { FaultProfile } from '@ledger-sentinel/simulator/faults';
 import type { ServiceVersion } from '@ledger-sentinel/simulator/service-version';
-import { loadSimulator, type Simulator } from '../shared/load-simulator.js';
+import { loadSimulator, type Simulator } from '../common/load-simulator.js';
 
 const USAGE = `Usage: ledger-sentinel simulate [options]
 

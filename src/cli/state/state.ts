@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { printIssues } from '../shared/print-issues.js';
+import { printIssues } from '../common/print-issues.js';
 import { cursorRows, formatCursorTable, parseResetTarget, resetCursors } from './state-cursors.js';
 import { loadConfigFile } from '../../app/config/load.js';
 import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { loadConfigFile } from '../../app/config/load.js';
 import { VerifyError, InvalidParameterError } from '../../ledger/errors.js';
 import { createVerifyClient } from '../../ledger/verify-client.js';
-import { printIssues } from '../shared/print-issues.js';
+import { printIssues } from '../common/print-issues.js';
 import type { CliContext, Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel verify --address <0x…> --chain-id <id> [options]
