@@ -1,7 +1,7 @@
 // Bench 6, peak: the ledger's design peak, 10,000 TPS in real time. The daemon as deployed (compiled dist/ with
 // the Helm chart's NODE_OPTIONS; `npm run bench` builds first) tails globally for 10,000 watched accounts with 100
 // `typical` rules, against the replay ledger (the living ledger's traffic, generated and serialized once;
-// src/simulator/replay-ledger.ts) in a process of its own, with no request budget limit (a self-hosted
+// packages/simulator/src/replay-ledger.ts) in a process of its own, with no request budget limit (a self-hosted
 // query service). bench/lib/peak-run.ts runs one rate and samples /proc and /metrics every second.
 //
 //   main run: 10,000 TPS, 30 s warm-up, 5 min measured (--quick: 10 s + 50 s)

@@ -1,5 +1,5 @@
 // One run of the peak benchmark (bench/peak.bench.ts) at one rate: the replay ledger (the living ledger's traffic,
-// pre-serialized; src/simulator/replay-ledger.ts) in its own process at `tps` in real time, the compiled daemon
+// pre-serialized; packages/simulator/src/replay-ledger.ts) in its own process at `tps` in real time, the compiled daemon
 // beside it (global tail, 10,000 watched accounts, 100 rules), sampled every second from /proc and /metrics.
 // Everything before `warmupS` is discarded; the figures are over the rest.
 import { spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The replay ledger (src/simulator/replay-server.ts) in a process of its own, the load generator of the peak
+// The replay ledger (packages/simulator/src/replay-server.ts) in a process of its own, the load generator of the peak
 // benchmark, so its CPU and memory are measured apart from the daemon's:
 //   node --conditions=source --import tsx bench/lib/replay-process.ts '<json ReplayServerOptions without clock>'
 // Prints {"url","startMs"} on one line, serves until SIGTERM.
