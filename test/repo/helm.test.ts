@@ -355,10 +355,40 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
       'LedgerSentinelRequestErrors',
       'LedgerSentinelNoLeader',
       'LedgerSentinelSeveralLeaders',
+      'LedgerSentinelCapacityExceeded',
+      'LedgerSentinelCapacityExceeded',
+      'LedgerSentinelStalenessGrowing',
       'LedgerSentinelNoAlertsForADay',
     ]);
     expect(rule.groups[0].rules[1].expr).toContain('ledger_sentinel_config_last_reload_successful');
     expect(rule.groups[0].rules[6].expr).toContain('status=~"5..|429|error"');
+  });
+
+  it('alerts on the tail capacity at the thresholds of metrics.prometheusRule, warning then critical', () => {
+    const values = {
+      metrics: {
+        prometheusRule: { enabled: true, capacityWarningRatio: 0.6, capacityCriticalRatio: 1.2 },
+      },
+    };
+    const rendered = renderChart({ binary, valuesFiles: [writeValues(values)], apiVersions: CRD_APIS });
+    const rules = (manifest(rendered, 'PrometheusRule').spec as Obj).groups[0].rules as Obj[];
+    const defaultRules = (manifest(ci, 'PrometheusRule').spec as Obj).groups[0].rules as Obj[];
+    const capacity = (list: Obj[]) =>
+      list
+        .filter((r) => r.alert === 'LedgerSentinelCapacityExceeded')
+        .map((r) => [r.labels.severity, r.expr, r.for]);
+
+    expect(capacity(defaultRules)).toEqual([
+      ['warning', expect.stringMatching(/ledger_sentinel_tail_capacity_ratio\{.*\} > 0\.8$/), '15m'],
+      ['critical', expect.stringMatching(/ledger_sentinel_tail_capacity_ratio\{.*\} > 1$/), '5m'],
+    ]);
+    expect(capacity(rules).map(([severity, expr]) => [severity, expr.split(' > ')[1]])).toEqual([
+      ['warning', '0.6'],
+      ['critical', '1.2'],
+    ]);
+    expect(defaultRules.find((r) => r.alert === 'LedgerSentinelStalenessGrowing')?.expr).toMatch(
+      /ledger_sentinel_tail_staleness_p99_seconds\{.*\} > 120\s+and deriv\(/,
+    );
   });
 
   it.for([
@@ -388,7 +418,7 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
       .join('\n')}\n${JSON.stringify(dashboard)}`;
 
     const used = new Set(
-      [...text.matchAll(/ledger_sentinel_[a-z_]+/g)].map((m) => m[0].replace(/_(bucket|sum|count)$/, '')),
+      [...text.matchAll(/ledger_sentinel_[a-z0-9_]+/g)].map((m) => m[0].replace(/_(bucket|sum|count)$/, '')),
     );
 
     expect([...used].filter((name) => !exported.includes(name))).toEqual([]);
