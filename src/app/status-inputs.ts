@@ -39,6 +39,7 @@ export function statusInputs(sources: StatusSources, streamsPage: number): Statu
   const errors = shared.outbox.lastErrors();
   const pauses = new Map(shared.pauses.list().map((p) => [p.channel, p.until]));
   const strategy = tailer?.strategy();
+  const capacity = tailer?.capacity();
   return {
     now,
     version: VERSION,
@@ -46,6 +47,7 @@ export function statusInputs(sources: StatusSources, streamsPage: number): Statu
     checks: sources.readiness(),
     ...(head !== undefined ? { lagSeconds: Number(timestampFromMillis(now) - head) / 1e9 } : {}),
     ...(strategy !== undefined ? { strategy } : {}),
+    ...(capacity ? { capacity } : {}),
     streams: tailer?.streamStaleness() ?? [],
     streamsPage,
     firing: shared.outbox.firing.list(FIRING_SHOWN),

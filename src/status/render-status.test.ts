@@ -69,6 +69,48 @@ describe('status page', () => {
     expect(html).toMatch(/<span class="bad">payroll<\/span>/);
   });
 
+  it.each([
+    [0.09, 'ok', undefined],
+    [0.85, 'warn', 'Close to the request budget: the tail needs 42.5 requests/s and the budget allows 50'],
+    [1.5, 'bad', 'Over the request budget: the tail needs 75.0 requests/s and the budget allows 50'],
+  ] as const)('shows the tail capacity at ratio %d (%s) and what to do above 0.8', (ratio, tone, warning) => {
+    const capacity = { tps: 1800, demandRps: ratio * 50, budgetRps: 50, ratio, strategy: 'global' as const };
+    const inputs = { ...sampleStatusInputs(), capacity: { ...capacity, exceeded: ratio > 0.8 } };
+
+    const html = renderStatusPage(buildStatusModel(inputs));
+
+    const line = html.slice(html.indexOf('<div class="summary" id="capacity">'), html.indexOf('<table'));
+    expect(line).toContain(`<strong class="${tone}">ratio ${ratio.toFixed(2)}</strong>`);
+    expect(line).toMatch(/demand <strong>\d+\.\d req\/s<\/strong> of a\s+<strong>50 req\/s<\/strong> budget/);
+    expect(line).toContain('<strong>1800 TPS</strong>');
+    expect(line).toContain('strategy: <strong>global</strong>');
+    expect(html).toMatch(
+      new RegExp(`<div class="card ${tone}">\\s*<div class="value">${ratio.toFixed(2)}</div>`),
+    );
+    if (warning === undefined) expect(html).not.toContain('id="capacity-warning"');
+    else {
+      expect(line).toMatch(new RegExp(`<p class="${tone}" id="capacity-warning">\\s*${warning}`));
+      expect(line).toContain('ledger.requests_per_second');
+      expect(line).toContain('self-hosted');
+    }
+  });
+
+  it('says when the capacity is not estimated yet, and escapes its text', () => {
+    const model = buildStatusModel({
+      ...sampleStatusInputs(),
+      capacity: { tps: 1, demandRps: 60, budgetRps: 50, ratio: 1.2, strategy: 'global', exceeded: true },
+    });
+    const hostile = { ...model, capacity: { ...model.capacity!, strategy: HOSTILE } };
+
+    const none = renderStatusPage(buildStatusModel(sampleStatusInputs()));
+    const escaped = renderStatusPage(hostile);
+
+    expect(none).toMatch(/tail capacity: <strong>not estimated yet<\/strong>/);
+    expect(none).not.toContain('id="capacity-warning"');
+    expect(escaped).toContain('strategy: <strong>&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;');
+    expect(escaped).not.toMatch(/<script|<img/i);
+  });
+
   it('has no script and loads nothing: it works under default-src none', () => {
     const html = page({ streams: 100, rules: 10, firing: 5 });
 

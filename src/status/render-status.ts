@@ -6,6 +6,7 @@ import { html, type SafeHtml } from './html.js';
 import { formatAgo, formatDuration, formatTime } from './format-status.js';
 import { STATUS_CSS } from './status-css.js';
 import { renderAlerts } from './render-alerts.js';
+import { capacityCard, renderCapacity } from './render-capacity.js';
 import type { StatusModel } from './status-model.js';
 
 export function renderStatusPage(model: StatusModel): string {
@@ -46,6 +47,7 @@ function overview(model: StatusModel): SafeHtml {
   const depth = model.notifiers.reduce((n, x) => n + x.depth, 0);
   const failing = model.notifiers.filter((n) => n.lastError).length;
   const silenced = model.silences.filter((s) => s.state === 'active').length;
+  const capacity = capacityCard(model);
   const card = (label: string, value: string, tone: string) =>
     html`<div class="card ${tone}">
       <div class="value">${value}</div>
@@ -59,6 +61,7 @@ function overview(model: StatusModel): SafeHtml {
     ${card('outbox depth', String(depth), depth > 0 ? 'warn' : 'ok')}
     ${card('notifiers with errors', String(failing), failing > 0 ? 'bad' : 'ok')}
     ${card('active silences', String(silenced), silenced > 0 ? 'warn' : '')}
+    ${card('tail demand ÷ request budget', capacity.value, capacity.tone)}
   </div>`;
 }
 
@@ -79,7 +82,7 @@ function health(model: StatusModel): SafeHtml {
       <span>lag behind consensus: <strong>${lag}</strong></span>
       <span>tail strategy: <strong>${model.strategy ?? '—'}</strong></span>
     </div>
-    ${dataTable(['check', 'state', 'detail'], rows)}
+    ${renderCapacity(model)} ${dataTable(['check', 'state', 'detail'], rows)}
   </section>`;
 }
 

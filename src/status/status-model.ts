@@ -6,6 +6,8 @@ import type { ChannelError } from '../delivery/outbox.js';
 import { shownText } from '../notifiers/neutralize.js';
 import type { Alert, Severity } from '../rules/alert.js';
 import { summarizeStaleness, type StalenessSummary, type StreamStaleness } from '../tail/staleness.js';
+import type { CapacityView } from '../tail/capacity-watch.js';
+import { capacityRow, type CapacityRow } from './status-capacity.js';
 import { silenceFor, silenceState, type SilenceState, type StatusSilence } from './status-silence.js';
 
 export const STREAMS_PER_PAGE = 50;
@@ -51,6 +53,8 @@ export interface StatusInputs {
   /** Now minus the newest consensus timestamp the query service showed, seconds. */
   readonly lagSeconds?: number;
   readonly strategy?: string;
+  /** The tail's request demand against the budget; undefined before the first round. */
+  readonly capacity?: CapacityView;
   readonly streams: readonly StreamStaleness[];
   /** 1-based; out of range is clamped. */
   readonly streamsPage: number;
@@ -100,6 +104,7 @@ export interface StatusModel {
   readonly checks: readonly { readonly name: string; readonly ok: boolean; readonly message: string }[];
   readonly lagSeconds?: number;
   readonly strategy?: string;
+  readonly capacity?: CapacityRow;
   readonly streams: {
     readonly summary: StalenessSummary;
     readonly page: number;
@@ -127,6 +132,7 @@ export function buildStatusModel(inputs: StatusInputs): StatusModel {
     checks,
     ...(inputs.lagSeconds !== undefined ? { lagSeconds: inputs.lagSeconds } : {}),
     ...(inputs.strategy !== undefined ? { strategy: inputs.strategy } : {}),
+    ...(inputs.capacity ? { capacity: capacityRow(inputs.capacity) } : {}),
     streams: streamsPage(inputs.streams, inputs.streamsPage),
     firing: { total: inputs.firingTotal, rows: [...inputs.firing].sort(bySeverityThenStart).map(row) },
     recent: inputs.recent.map(row),
