@@ -7,10 +7,8 @@ import type { StoredGroupState } from './group-state.js';
 
 export function takeChanges(state: EngineState): StateChanges {
   const upserts: StoredGroupState[] = [];
-  for (const k of state.dirty) {
-    const s = state.states.get(k);
-    if (s) upserts.push(state.store(s));
-  }
+  // dropState takes a state out of `dirty` as it drops it, so every state here is current.
+  for (const s of state.dirty) upserts.push(state.store(s));
   for (const g of state.pending.takeDirty()) upserts.push(g);
   const deletes = state.deleted.size === 0 ? [] : [...state.deleted];
   state.dirty.clear();
