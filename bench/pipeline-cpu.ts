@@ -4,6 +4,8 @@
 // undisturbed, a 10-page chunk often does; wall-clock rounds (bench 1) then vary by ±30 % or more.
 // Development aid, not part of `npm run bench`:
 //   node --conditions=source --import tsx bench/pipeline-cpu.ts [--rounds 25] [--root <another checkout, for a before/after>]
+// --stages also times the pipeline cut after each stage (parse + validate, + match, + classify only, + state
+// transitions, + takeChanges), each with its own engine, and prints what each stage adds per page.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -32,19 +34,31 @@ async function load(root: string): Promise<Modules> {
   };
 }
 
-function pipeline(m: Modules): (text: string) => void {
+/** The stages --stages cuts the pipeline after; the full pipeline is the last. */
+const STAGES = [
+  'parse + validate',
+  '+ match',
+  '+ classify (needs)',
+  '+ transitions',
+  '+ takeChanges',
+] as const;
+
+function pipeline(m: Modules, upTo = STAGES.length - 1): (text: string) => void {
   const accounts = m.bench.watchedAccounts(100);
   const byId = new Map(accounts.map((a) => [a.id, a]));
   const ids = new Set(byId.keys());
   const engine = m.engine.createEngine(m.bench.benchRuleSet(50, accounts));
   return (text) => {
     const page = m.page.parsePageText('transactions', '/bench', text);
+    if (upTo === 0) return;
     for (const record of page.records)
       for (const id of m.match.matchAccounts(record, ids)) {
         const account = byId.get(id);
-        if (account) engine.evaluate({ source: 'transactions', record, account, traces: [] });
+        if (!account || upTo === 1) continue;
+        if (upTo === 2) engine.needs({ source: 'transactions', record, account, traces: [] });
+        else engine.evaluate({ source: 'transactions', record, account, traces: [] });
       }
-    engine.takeChanges();
+    if (upTo === 4) engine.takeChanges();
   };
 }
 
@@ -64,16 +78,23 @@ function cpuPerPage(pages: readonly string[], contenders: ((t: string) => void)[
   return best.map((row) => row.reduce((a, b) => a + b, 0) / pages.length);
 }
 
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, root: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { rounds: { type: 'string' }, root: { type: 'string' }, stages: { type: 'boolean' } },
+});
 const here = await load(resolve(import.meta.dirname, '..'));
 const pages = await here.bench.ledgerPages(PAGES);
 const measured = values.root ? await load(values.root) : here;
-const [json = 0, full = 0] = cpuPerPage(
+const cuts = values.stages ? STAGES.slice(0, -1).map((_, i) => pipeline(measured, i)) : [];
+const [json = 0, full = 0, ...partial] = cpuPerPage(
   pages,
-  [(text) => JSON.parse(text), pipeline(measured)],
+  [(text) => JSON.parse(text), pipeline(measured), ...cuts],
   Number(values.rounds ?? 25),
 );
 const load1 = (await import('node:os')).loadavg()[0]?.toFixed(2);
+[json, ...partial, full].forEach((us, i, all) => {
+  if (values.stages)
+    console.log(`${i ? STAGES[i - 1] : 'JSON.parse'}: +${(us - (all[i - 1] ?? 0)).toFixed(1)} µs/page`);
+});
 console.log(
   `${values.root ?? 'this tree'}: JSON.parse ${json.toFixed(1)} µs/page, pipeline ${full.toFixed(1)} µs/page, ` +
     `ratio ${(json / full).toFixed(2)} (load ${load1})`,

@@ -83,9 +83,16 @@ function bool(v: unknown): boolean {
   return typeof v === 'boolean' ? v : fail();
 }
 
+/**
+ * The list of a record that has none (most have no token, NFT or reward transfers and no custom fees): one shared
+ * frozen array instead of four new ones per record. Frozen, so code that would change a record's list throws.
+ */
+const NO_ITEMS: never[] = Object.freeze([]) as unknown as never[];
+
 function list<T>(v: unknown, item: (x: unknown) => T): T[] {
-  if (v === undefined) return [];
+  if (v === undefined) return NO_ITEMS;
   if (!Array.isArray(v)) fail();
+  if (v.length === 0) return NO_ITEMS;
   // Exact size: push would reserve 17 slots for the usual 2-5 transfers.
   const out = new Array<T>(v.length);
   for (let i = 0; i < v.length; i++) out[i] = item(v[i]);

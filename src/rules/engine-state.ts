@@ -15,8 +15,11 @@ export interface EngineState {
   readonly rules: ReadonlyMap<string, CompiledRule>;
   /** The full group states (alert state, window, shown records) by alert key. */
   readonly states: Map<string, GroupState>;
-  /** Keys of full states changed since the last takeChanges(): written back then. */
-  readonly dirty: Set<string>;
+  /**
+   * Full states changed since the last takeChanges(): written back then. The states themselves, not their keys:
+   * a match marks one and takeChanges reads it without hashing the (long) key twice.
+   */
+  readonly dirty: Set<GroupState>;
   /** Keys whose stored state must go at the next takeChanges() (stale groups, rules that are gone). */
   readonly deleted: Set<string>;
   /** Count windows per account far below their threshold: bare match times (pending-counts.ts). */
@@ -83,7 +86,7 @@ export function indexState(state: EngineState, rule: CompiledRule | undefined, s
 export function dropState(state: EngineState, s: GroupState): void {
   state.states.delete(s.key);
   state.byAccount.get(s.ruleId)?.delete(s.group.account ?? '');
-  state.dirty.delete(s.key);
+  state.dirty.delete(s);
   state.deleted.add(s.key);
 }
 

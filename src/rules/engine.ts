@@ -12,6 +12,8 @@ import { createTransitions } from './transitions.js';
 
 /** The matched list of a record no rule matched (never pushed to). */
 const NONE: CompiledRule[] = [];
+/** The matched ids of an evaluation that matched nothing: most (record, account) pairs, so one shared array. */
+const NO_IDS: readonly string[] = Object.freeze([]);
 
 export interface EngineEvent extends RecordEvent {
   /** Enrichment results (enrich/verification.ts); undefined = not fetched yet. */
@@ -98,8 +100,14 @@ export function createEngine(ruleSet: RuleSet, snapshot?: EngineSnapshot): Engin
       if (trace || verification)
         return { alerts: [], matched: [], needsTrace: trace, needsVerification: verification };
       const alerts: Alert[] = [];
-      for (const rule of matched) t.onMatch(rule, facts, event.annotations, alerts);
-      return { alerts, matched: matched.map((r) => r.id), needsTrace: false, needsVerification: false };
+      if (matched === NONE) return { alerts, matched: NO_IDS, needsTrace: false, needsVerification: false };
+      const ids = new Array<string>(matched.length);
+      for (let i = 0; i < matched.length; i++) {
+        const rule = matched[i] as CompiledRule;
+        t.onMatch(rule, facts, event.annotations, alerts);
+        ids[i] = rule.id;
+      }
+      return { alerts, matched: ids, needsTrace: false, needsVerification: false };
     },
     tick: (nowMs) => t.onTick(BigInt(Math.trunc(nowMs)) * 1_000_000n),
     takeChanges: () => t.takeChanges(),

@@ -24,8 +24,9 @@ export interface GroupState {
   lateSentNs?: bigint;
   repeats: number;
   matchCount: number;
-  /** The first MAX_RECORDS records of the episode (before it fires: the newest ones in the window). */
-  records: AlertRecord[];
+  /** The first MAX_RECORDS records of the episode (before it fires: the newest ones in the window). Replaced on
+   * every change, never changed in place: stored states share it. */
+  records: readonly AlertRecord[];
   /** Count / sum windows: match times and (sums only) amounts in tinybars, oldest first, and their sum. */
   times: bigint[];
   amounts: bigint[];
@@ -107,7 +108,9 @@ export function storeGroupState(s: GroupState, entry: WindowEntry = newWindowEnt
     lastSentNs: s.lastSentNs?.toString(),
     repeats: s.repeats,
     matchCount: s.matchCount,
-    records: s.records.slice(),
+    // Shared, not copied: a state's records array is never changed in place (every change assigns a new one, see
+    // appendNewest and NONE), so the stored state keeps seeing what it was stored with.
+    records: s.records,
     window: storedWindow(s, entry),
     lastSeenNs: s.lastSeenNs?.toString(),
   };

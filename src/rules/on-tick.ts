@@ -23,7 +23,7 @@ export function onTick(state: EngineState, nowNs: bigint): Alert[] {
     if (w && w.kind !== 'absent') trimWindow(s, w, nowNs);
     if (w && w.kind !== 'absent' && s.firing && !windowHolds(s, w)) {
       out.push(resolveAlert(state.ruleSet, rule, s, nowNs, syntheticView(s)));
-      state.dirty.add(s.key);
+      state.dirty.add(s);
     }
     if (isStale(rule, s, nowNs, state.absenceAccounts.get(rule))) dropState(state, s);
   }
@@ -43,13 +43,13 @@ function tickAbsence(
     const s = state.states.get(key) ?? stateFor(state, rule, [account.id], account);
     if (s.lastSeenNs === undefined) {
       s.lastSeenNs = nowNs; // first sight: the absence is measured from now
-      state.dirty.add(key);
+      state.dirty.add(s);
       continue;
     }
     const overdue = nowNs - s.lastSeenNs >= w.durationNs;
     const repeatDue = s.firing && nowNs - (s.lastSentNs ?? 0n) >= rule.throttleNs;
     if ((overdue && !s.firing) || repeatDue) {
-      state.dirty.add(key);
+      state.dirty.add(s);
       out.push(fireAlert(state.ruleSet, rule, s, { nowNs }, syntheticView(s), undefined));
     }
   }

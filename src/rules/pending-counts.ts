@@ -10,6 +10,7 @@ import type { CompiledRule, CompiledWindow } from './compile.js';
 import { groupsByAccount, keyOf } from './group-key.js';
 import { MAX_RECORDS, type StoredGroupState } from './group-state.js';
 import { windowEntryCache, type WindowEntry } from './window-entry-cache.js';
+import { withItemAt } from './windows.js';
 
 const BY_ACCOUNT = ['account'];
 
@@ -147,7 +148,7 @@ function withTime(times: Times, t: bigint): readonly bigint[] {
   const list = typeof times === 'bigint' ? [times] : times;
   let i = list.length;
   while (i > 0 && (list[i - 1] ?? 0n) > t) i--;
-  return i === list.length ? list.concat([t]) : list.slice(0, i).concat([t], list.slice(i));
+  return withItemAt(list, i, t);
 }
 
 function newestOf(times: Times): bigint {

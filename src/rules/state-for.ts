@@ -28,7 +28,7 @@ export function stateFor(
     if (!shared) state.alertAccounts.set(account, (shared = toAlertAccount(account)));
     s.account = shared;
   }
-  state.dirty.add(s.key);
+  state.dirty.add(s);
   if (state.deleted.size) state.deleted.delete(s.key);
   return s;
 }

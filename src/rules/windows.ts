@@ -40,9 +40,17 @@ export function insertionPoint(times: readonly bigint[], t: bigint): number {
 }
 
 function insertAt(state: GroupState, w: CompiledWindow, at: number, t: bigint, amount: bigint): void {
-  state.times = state.times.slice(0, at).concat([t], state.times.slice(at));
-  if (w.kind !== 'count')
-    state.amounts = state.amounts.slice(0, at).concat([amount], state.amounts.slice(at));
+  state.times = withItemAt(state.times, at, t);
+  if (w.kind !== 'count') state.amounts = withItemAt(state.amounts, at, amount);
+}
+
+/** A new array of exactly `list.length + 1` with `item` at `at`: one allocation (slice + concat made four). */
+export function withItemAt<T>(list: readonly T[], at: number, item: T): T[] {
+  const out = new Array<T>(list.length + 1);
+  for (let i = 0; i < at; i++) out[i] = list[i] as T;
+  out[at] = item;
+  for (let i = at; i < list.length; i++) out[i + 1] = list[i] as T;
+  return out;
 }
 
 const SMALL_WINDOW = 32;
