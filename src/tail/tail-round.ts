@@ -7,7 +7,7 @@ import { pollAccountStream, type PollResult } from './account-tailer.js';
 import { probeHead } from './probe-head.js';
 import { startTail } from './start-tail.js';
 import type { Strategy } from './strategy.js';
-import { type AccountStream, GLOBAL_STREAM } from './streams.js';
+import { type AccountStream, GLOBAL_STREAM, GLOBAL_SWEEP } from './streams.js';
 import { staleness } from './stream-staleness.js';
 import { cheapestStrategy, costInputs, coveredStreams, switchStrategy } from './switch-strategy.js';
 import type { RoundReport } from './tailer.js';
@@ -80,7 +80,11 @@ function pollJobs(
     .sort((a, b) => byPriorityThenStaleness(t, a, b))
     .map((s) => ({ key: s.key, poll: (signal: AbortSignal) => pollAccountStream(t.ctx, s, signal) }));
   if (strategy === 'per-account' || !t.backoff.ready(GLOBAL_STREAM, now)) return perAccount;
-  return [{ key: GLOBAL_STREAM, poll: (signal) => t.globalTail.poll(signal) }, ...perAccount];
+  const global = [{ key: GLOBAL_STREAM, poll: (signal: AbortSignal) => t.globalTail.poll(signal) }];
+  // The sweep is a job of its own (global-tailer.ts): while it runs, later rounds still launch head reads.
+  if (t.globalTail.sweepDue() && t.backoff.ready(GLOBAL_SWEEP, now))
+    global.push({ key: GLOBAL_SWEEP, poll: (signal) => t.globalTail.sweep(signal) });
+  return [...global, ...perAccount];
 }
 
 function byPriorityThenStaleness(t: TailerState, a: AccountStream, b: AccountStream): number {
