@@ -57,8 +57,10 @@ export function createGlobalTail(
   // In memory on purpose: after a restart the first sweep comes at once, which is always safe.
   let lastSweepMs: number | undefined;
   let sweepCutShort = false;
-  // The head read in flight: a sweep starts after it, so its H is the newest head and it sees its proof.
-  let headInFlight: Promise<unknown> = Promise.resolve();
+  // The last head read (the one in flight, if any): a sweep starts after it, so its H is the newest head and it
+  // sees its proof. True when it read to the end. Its own outcome, not `caughtUp`: the round may already have
+  // launched the next head read when the sweep looks (tail-round.ts polls an overrunning one again at once).
+  let lastHead: Promise<boolean> = Promise.resolve(false);
   // Head-read ranges that were complete when read (proven-ranges.ts): the sweep skips them.
   const proven = new ProvenRanges();
   // False after a start, a failed poll or a head read cut short: the head read may face a backlog, and a
@@ -71,7 +73,7 @@ export function createGlobalTail(
   return {
     poll(signal) {
       const polled = pollOnce(signal, createWalkBound(ctx.walk));
-      headInFlight = polled.catch(() => undefined);
+      lastHead = polled.then(readToTheEnd, () => false);
       return polled;
     },
     sweepDue() {
@@ -81,10 +83,9 @@ export function createGlobalTail(
       );
     },
     async sweep(signal) {
-      await headInFlight;
       // Behind the head, the head read walks the backlog (proving it as it goes); sweeping it too would read
       // every row of it twice at once.
-      if (!caughtUp) return NOTHING;
+      if (!(await lastHead)) return NOTHING;
       const started = options.clock();
       const bound = createWalkBound(ctx.walk);
       const swept = await sweep(ctx, readers.sweep, proven, signal, bound);
@@ -120,6 +121,10 @@ export function createGlobalTail(
 }
 
 const NOTHING: PollResult = { pages: 0, delivered: 0, dropped: 0 };
+
+function readToTheEnd(r: PollResult): boolean {
+  return r.truncated === undefined;
+}
 
 /**
  * `read` this many overlaps behind now makes a backlog (the service's usual lag is a few seconds, 20 s at

@@ -272,6 +272,9 @@ describe('global sweep beside the head read', () => {
       .filter((u) => !u.includes('lte') && u.includes(after));
     expect(heads).toHaveLength(1); // the next head read, in the same round
     expect(globalCursor(s.store).read).toBe(s.ledger.last);
+    await s.tailer.settled();
+    // The first sweep waited for the overrunning head read, and still swept once it had read to the end.
+    expect(s.proxy.requests.some((u) => u.includes('timestamp=lte'))).toBe(true);
   });
 
   it.each([1, 2, 3, 4])(
