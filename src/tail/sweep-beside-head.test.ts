@@ -3,9 +3,8 @@
 // cursor backwards, never miss and never repeat a record. Against the embedded simulator (with rows that
 // become visible late) behind a real loopback proxy that holds the sweep's requests (`timestamp=lte:`) until
 // the test lets them through. The clocks are injected: the ledger and the tailer move only when a test says so.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type HoldProxy, startHoldProxy } from '../../test/helpers/hold-proxy.js';
 import { formatTimestamp, parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { defaultSimulatorConfig } from '@ledger-sentinel/simulator/config';
 import { sampleTransactionRow } from '@ledger-sentinel/simulator/sample-rows';
@@ -24,85 +23,12 @@ const T0 = BigInt(START_MS) * 1_000_000n;
 const MS = 1_000_000n;
 const WATCHED = 1000n;
 const OTHER = 999n;
-/** How long a test waits for a request to reach the proxy before it fails (a bound, not a figure). */
-const WAIT_BOUND_MS = 5_000;
 const signal = new AbortController().signal;
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
-
-interface HoldProxy {
-  readonly url: string;
-  /** Requests (path and query) in arrival order. */
-  readonly requests: string[];
-  /** Which answers wait until release(): by default the sweep's (`timestamp=lte:`); none when false. */
-  holding: boolean;
-  hold: (url: string) => boolean;
-  /** Answers waiting now. */
-  held(): number;
-  /** Lets every waiting answer through. */
-  release(): void;
-  /** Resolves true once an answer waits (false after the bound). */
-  waiting(): Promise<boolean>;
-}
-
-/**
- * Asks the simulator at once (the answer is the ledger as it is when the request arrives) and holds the answers
- * `hold` picks: a service slow to answer those requests.
- */
-async function startHoldProxy(upstream: string): Promise<HoldProxy> {
-  const waiting: (() => void)[] = [];
-  const watchers: (() => void)[] = [];
-  const server = createServer((req, res) => {
-    const url = req.url ?? '/';
-    proxy.requests.push(url);
-    const held = proxy.holding && proxy.hold(url);
-    void fetch(upstream + url)
-      .then(async (r) => {
-        const body = Buffer.from(await r.arrayBuffer());
-        const send = () => {
-          res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' });
-          res.end(body);
-        };
-        if (!held) return send();
-        waiting.push(send);
-        for (const w of watchers.splice(0)) w();
-      })
-      .catch(() => res.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        proxy.release();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const proxy: HoldProxy = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests: [],
-    holding: false,
-    hold: (url) => url.includes('timestamp=lte'),
-    held: () => waiting.length,
-    release: () => {
-      for (const go of waiting.splice(0)) go();
-    },
-    waiting: () =>
-      waiting.length > 0
-        ? Promise.resolve(true)
-        : new Promise((resolve) => {
-            const timer = setTimeout(() => resolve(false), WAIT_BOUND_MS);
-            watchers.push(() => {
-              clearTimeout(timer);
-              resolve(true);
-            });
-          }),
-  };
-  return proxy;
-}
 
 /** A row every 100 ms of consensus time; two of three paid by the watched account. */
 class Ledger {
@@ -173,6 +99,7 @@ async function setup(extra: Record<string, unknown> = {}): Promise<Setup> {
   });
   closers.push(() => sim.close());
   s.proxy = await startHoldProxy(sim.url);
+  closers.push(() => s.proxy.close());
   const client = createLedgerClient({ baseUrl: s.proxy.url, requestsPerSecond: 10_000 });
   closers.push(() => client.close());
   s.store = openStateStore({ dir: ':memory:' });
