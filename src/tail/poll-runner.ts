@@ -29,6 +29,8 @@ export interface PollRunnerOptions {
 
 export interface PollRunner {
   busy(key: string): boolean;
+  /** Resolves when the poll of `key` in flight has settled (at once when none is). */
+  done(key: string): Promise<void>;
   /** Starts a poll of `key` (the caller checks busy first); resolves when it has settled. */
   launch(key: string, poll: (signal: AbortSignal) => Promise<PollResult>, round: AbortSignal): Promise<void>;
   /** Stops every poll in flight, quietly (no failure, no backoff), and waits for them. */
@@ -90,6 +92,7 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 
   return {
     busy: (key) => inFlight.has(key),
+    done: (key) => inFlight.get(key)?.done ?? Promise.resolve(),
     launch,
     async stopAll(reason) {
       for (const running of inFlight.values()) running.stop.abort(new Error(reason));

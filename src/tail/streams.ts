@@ -14,6 +14,8 @@ export interface AccountStream {
 }
 
 export const GLOBAL_STREAM = 'global';
+/** The poll key of the global tail's sweep (immediate mode): a job of its own, not a stream with a cursor. */
+export const GLOBAL_SWEEP = 'global:sweep';
 
 export function accountStreams(
   accounts: readonly WatchedAccount[],

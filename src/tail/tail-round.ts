@@ -7,7 +7,7 @@ import { pollAccountStream, type PollResult } from './account-tailer.js';
 import { probeHead } from './probe-head.js';
 import { startTail } from './start-tail.js';
 import type { Strategy } from './strategy.js';
-import { type AccountStream, GLOBAL_STREAM } from './streams.js';
+import { type AccountStream, GLOBAL_STREAM, GLOBAL_SWEEP } from './streams.js';
 import { staleness } from './stream-staleness.js';
 import { cheapestStrategy, costInputs, coveredStreams, switchStrategy } from './switch-strategy.js';
 import type { RoundReport } from './tailer.js';
@@ -36,10 +36,16 @@ export async function tailRound(t: TailerState, outer: AbortSignal): Promise<Rou
   // read finds the head itself.
   const probes = strategy === 'per-account' || config.global_mode === 'settled';
   if (probes && probed === undefined) pages += await probeHead(ctx, signal, timestampFromMillis(t.clock()));
-  const launched = pollJobs(t, strategy)
-    .filter((job) => !polls.busy(job.key))
+  const jobs = pollJobs(t, strategy);
+  const busy = new Set(jobs.filter((job) => polls.busy(job.key)).map((job) => job.key));
+  const launched = jobs
+    .filter((job) => !busy.has(job.key))
     .map((job) => polls.launch(job.key, job.poll, signal));
+  const open = { value: true };
+  const overran = jobs.find((job) => job.key === GLOBAL_STREAM && busy.has(job.key));
+  if (overran) launched.push(relaunchWhenDone(t, overran, signal, open));
   await settledOrPatience(launched, config.poll_interval, signal);
+  open.value = false;
   if (signal.aborted) await polls.settled();
   signal.throwIfAborted();
   if (ctx.head.head !== undefined)
@@ -70,17 +76,34 @@ async function settledOrPatience(
   }
 }
 
-function pollJobs(
-  t: TailerState,
-  strategy: Strategy,
-): { key: string; poll: (s: AbortSignal) => Promise<PollResult> }[] {
+/**
+ * A head read still running from an earlier round (it overran poll_interval) is polled again as soon as it ends,
+ * while this round still waits: otherwise the next head read would wait for the next round, up to one more
+ * poll_interval of staleness for every record it brings.
+ */
+async function relaunchWhenDone(t: TailerState, job: PollJob, signal: AbortSignal, open: { value: boolean }) {
+  await t.polls.done(job.key);
+  if (!open.value || signal.aborted || t.polls.busy(job.key) || !t.backoff.ready(job.key, t.clock())) return;
+  await t.polls.launch(job.key, job.poll, signal);
+}
+
+interface PollJob {
+  readonly key: string;
+  readonly poll: (signal: AbortSignal) => Promise<PollResult>;
+}
+
+function pollJobs(t: TailerState, strategy: Strategy): PollJob[] {
   const now = t.clock();
   const perAccount = t.streams
     .filter((s) => (strategy === 'per-account' || !s.coveredByGlobal) && t.backoff.ready(s.key, now))
     .sort((a, b) => byPriorityThenStaleness(t, a, b))
     .map((s) => ({ key: s.key, poll: (signal: AbortSignal) => pollAccountStream(t.ctx, s, signal) }));
   if (strategy === 'per-account' || !t.backoff.ready(GLOBAL_STREAM, now)) return perAccount;
-  return [{ key: GLOBAL_STREAM, poll: (signal) => t.globalTail.poll(signal) }, ...perAccount];
+  const global: PollJob[] = [{ key: GLOBAL_STREAM, poll: (signal) => t.globalTail.poll(signal) }];
+  // The sweep is a job of its own (global-tailer.ts): while it runs, later rounds still launch head reads.
+  if (t.globalTail.sweepDue() && t.backoff.ready(GLOBAL_SWEEP, now))
+    global.push({ key: GLOBAL_SWEEP, poll: (signal) => t.globalTail.sweep(signal) });
+  return [...global, ...perAccount];
 }
 
 function byPriorityThenStaleness(t: TailerState, a: AccountStream, b: AccountStream): number {

@@ -8,12 +8,13 @@ import { Backoff } from './backoff.js';
 import { type CapacityWatch, createCapacityWatch } from './capacity-watch.js';
 import { TailConfig } from './config.js';
 import { FutureRecords } from './future-records.js';
-import { createGlobalTail, globalIndex, type GlobalIndex, type GlobalTail } from './global-tailer.js';
+import { globalIndex, type GlobalIndex } from './global-index.js';
+import { createGlobalTail, type GlobalTail } from './global-tailer.js';
 import { HeadTracker } from './head-tracker.js';
 import { createPollRunner, type PollRunner } from './poll-runner.js';
 import { createQuarantine } from './quarantine.js';
 import type { Strategy } from './strategy.js';
-import { type AccountStream, GLOBAL_STREAM, accountStreams } from './streams.js';
+import { type AccountStream, GLOBAL_STREAM, GLOBAL_SWEEP, accountStreams } from './streams.js';
 import type { TailContext, TailMetrics } from './tail-context.js';
 import { TailState } from './tail-state.js';
 import type { TailerOptions } from './tailer.js';
@@ -122,5 +123,7 @@ function createTailContext(
 
 /** The stream kind for the poll failure metric: transactions, rewards or global. */
 function streamKind(streams: readonly AccountStream[], key: string): string {
-  return key === GLOBAL_STREAM ? 'global' : (streams.find((s) => s.key === key)?.source ?? 'transactions');
+  return key === GLOBAL_STREAM || key === GLOBAL_SWEEP
+    ? 'global'
+    : (streams.find((s) => s.key === key)?.source ?? 'transactions');
 }
