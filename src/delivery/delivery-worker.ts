@@ -170,6 +170,7 @@ function createWorkerState(options: DeliveryWorkerOptions): WorkerState {
     loop: undefined,
     lastPassAt: undefined,
   };
+  closing.signal.addEventListener('abort', () => w.wake.abort(), { once: true });
   return w;
 }
 
@@ -182,8 +183,11 @@ async function run(w: WorkerState): Promise<void> {
   const { closing, options } = w;
   while (!closing.signal.aborted) {
     // A fresh wake-up before the pass, so a poke() or a lane's end during the pass cuts the next sleep short.
+    // closing aborts the current wake (createWorkerState): AbortSignal.any([closing.signal, …]) here would leave
+    // a WeakRef in closing.signal's dependants on every pass, which Node 20 never removes (about 40 bytes a pass;
+    // 45,000 of them after 8 minutes of the peak bench, docs/performance.md section 6).
     w.wake = new AbortController();
-    const woken = AbortSignal.any([closing.signal, w.wake.signal]);
+    const woken = w.wake.signal;
     const idleMs = options.idleMs ?? 5000;
     let waitMs = idleMs;
     try {
