@@ -2,6 +2,7 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
+import { linkSignal } from '../ledger/linked-signal.js';
 import { waitForAbort } from '../ledger/wait-for-abort.js';
 import { pollAccountStream, type PollResult } from './account-tailer.js';
 import { probeHead } from './probe-head.js';
@@ -14,10 +15,26 @@ import type { RoundReport } from './tailer.js';
 import type { TailerState } from './tailer-state.js';
 
 export async function tailRound(t: TailerState, outer: AbortSignal): Promise<RoundReport> {
-  const { config, ctx, polls } = t;
+  // The round's own signal, linked to the caller's (linked-signal.ts says why not AbortSignal.any) until the
+  // round has ended and every poll it launched has settled: a poll may outlive its round, and a stop still
+  // reaches it.
+  const link = linkSignal([outer]);
   // Each in-flight request listens on the signal; more than Node's default 10 is expected here.
-  const signal = AbortSignal.any([outer]);
-  setMaxListeners(config.concurrency * 4 + 10, signal);
+  setMaxListeners(t.config.concurrency * 4 + 10, link.signal);
+  const launched: Promise<void>[] = [];
+  try {
+    return await roundUnder(t, link.signal, launched);
+  } finally {
+    void Promise.allSettled(launched).then(link.dispose);
+  }
+}
+
+async function roundUnder(
+  t: TailerState,
+  signal: AbortSignal,
+  launched: Promise<void>[],
+): Promise<RoundReport> {
+  const { config, ctx, polls } = t;
   let probed: number | undefined;
   if (t.current === undefined) probed = await startTail(t, signal);
   else if (config.strategy === 'auto' && t.rounds % config.reevaluate_rounds === 0) {
@@ -36,9 +53,8 @@ export async function tailRound(t: TailerState, outer: AbortSignal): Promise<Rou
   // read finds the head itself.
   const probes = strategy === 'per-account' || config.global_mode === 'settled';
   if (probes && probed === undefined) pages += await probeHead(ctx, signal, timestampFromMillis(t.clock()));
-  const launched = pollJobs(t, strategy)
-    .filter((job) => !polls.busy(job.key))
-    .map((job) => polls.launch(job.key, job.poll, signal));
+  for (const job of pollJobs(t, strategy))
+    if (!polls.busy(job.key)) launched.push(polls.launch(job.key, job.poll, signal));
   await settledOrPatience(launched, config.poll_interval, signal);
   if (signal.aborted) await polls.settled();
   signal.throwIfAborted();
