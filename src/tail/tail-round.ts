@@ -1,5 +1,5 @@
 // One round of the tailer: a poll of every stream that is not backing off and has no poll in flight.
-import { setMaxListeners } from 'node:events';
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { linkSignal } from '../ledger/linked-signal.js';
@@ -19,8 +19,11 @@ export async function tailRound(t: TailerState, outer: AbortSignal): Promise<Rou
   // round has ended and every poll it launched has settled: a poll may outlive its round, and a stop still
   // reaches it.
   const link = linkSignal([outer]);
-  // Each in-flight request listens on the signal; more than Node's default 10 is expected here.
-  setMaxListeners(t.config.concurrency * 4 + 10, link.signal);
+  // Each in-flight request listens on the signal; more than Node's default 10 is expected here. The caller's
+  // signal holds one listener per round whose polls are still running (a few stuck streams, until their hard stop).
+  const listeners = t.config.concurrency * 4 + 10;
+  setMaxListeners(listeners, link.signal);
+  if (getMaxListeners(outer) < listeners) setMaxListeners(listeners, outer);
   const launched: Promise<void>[] = [];
   try {
     return await roundUnder(t, link.signal, launched);
