@@ -12,7 +12,8 @@
 // handed the record to the rules. It includes the service's own visibility delay (record file + ingestion lag,
 // here ≤ 1 s), which no tailer can beat, so the target is poll interval + 1 s + that delay.
 // Standalone: node --conditions=source --import tsx bench/peak.bench.ts [--quick] [--cpu-prof <dir>]
-// [--synchronous full|normal] (build first).
+// [--synchronous full|normal] [--minutes N (main run)] [--no-knee]
+// [--node-arg <flag>]... (build first).
 import { parseArgs } from 'node:util';
 import { chartNodeOptions } from './lib/daemon-process.js';
 import { checked, figure, round, type Figure } from './lib/figures.js';
@@ -35,6 +36,12 @@ export interface PeakOptions extends BenchOptions {
   readonly cpuProfDir?: string;
   /** The daemon's state.sqlite.synchronous (`--synchronous full|normal`); absent: the default. */
   readonly synchronous?: 'full' | 'normal';
+  /** Minutes the main run measures after its warm-up (`--minutes`); absent: 5 (--quick: 50 s). */
+  readonly minutes?: number;
+  /** Skip the knee steps (`--no-knee`): the main run alone, e.g. to watch memory over a long run. */
+  readonly noKnee?: boolean;
+  /** More Node flags for the daemon of the main run (`--node-arg`, repeatable; e.g. `--heapsnapshot-signal=SIGUSR2`). */
+  readonly nodeArgs?: readonly string[];
 }
 
 function runOptions(tps: number, warmupS: number, measureS: number, options: PeakOptions, prof = false) {
@@ -48,9 +55,7 @@ function runOptions(tps: number, warmupS: number, measureS: number, options: Pea
     maxPagesPerPoll: 1_000,
     ...(options.synchronous ? { synchronous: options.synchronous } : {}),
     log: options.log,
-    ...(prof && options.cpuProfDir
-      ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] }
-      : {}),
+    ...(prof ? { nodeArgs: mainNodeArgs(options) } : {}),
   };
   return run;
 }
@@ -87,12 +92,22 @@ async function knee(options: PeakOptions): Promise<{ steps: PeakRunResult[]; kne
   return { steps, knee: highest };
 }
 
+function mainNodeArgs(options: PeakOptions): string[] {
+  const prof = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [];
+  return [...prof, ...(options.nodeArgs ?? [])];
+}
+
+function mainSeconds(options: PeakOptions): number {
+  if (options.minutes !== undefined) return Math.round(options.minutes * 60);
+  return options.quick ? 50 : 300;
+}
+
 export async function peakBench(options: PeakOptions): Promise<Figure[]> {
   const main = await runAtRate(
-    runOptions(TARGET_TPS, options.quick ? 10 : 30, options.quick ? 50 : 300, options, true),
+    runOptions(TARGET_TPS, options.quick ? 10 : 30, mainSeconds(options), options, true),
   );
   options.log(`${SUITE} main ${describe(main)}`);
-  const { steps, knee: highest } = await knee(options);
+  const { steps, knee: highest } = options.noKnee ? { steps: [], knee: Number.NaN } : await knee(options);
   const note = `${round(main.seconds / 60, 1)} min after warm-up, NODE_OPTIONS ${chartNodeOptions()}`;
   return [
     checked(SUITE, 'sustained TPS handled (offered 10,000)', main.handledTps, '>=', TARGET_TPS * 0.99, {
@@ -134,11 +149,15 @@ export async function peakBench(options: PeakOptions): Promise<Figure[]> {
       unit: 'cores',
       note: `replay ledger process (bench/lib/replay-process.ts), RSS max ${main.simRssMaxMiB} MiB`,
     }),
-    checked(SUITE, 'knee: highest TPS with flat staleness', highest, '>=', TARGET_TPS, {
-      note: steps
-        .map((s) => `${s.offeredTps / 1000}k${isFlat(s) ? '' : '✗'} ${round(s.p99S, 1)} s`)
-        .join(', '),
-    }),
+    ...(options.noKnee
+      ? []
+      : [
+          checked(SUITE, 'knee: highest TPS with flat staleness', highest, '>=', TARGET_TPS, {
+            note: steps
+              .map((s) => `${s.offeredTps / 1000}k${isFlat(s) ? '' : '✗'} ${round(s.p99S, 1)} s`)
+              .join(', '),
+          }),
+        ]),
   ];
 }
 
@@ -148,12 +167,21 @@ if (isMain(import.meta.url)) {
       quick: { type: 'boolean', default: false },
       'cpu-prof': { type: 'string' },
       synchronous: { type: 'string' },
+      minutes: { type: 'string' },
+      'no-knee': { type: 'boolean', default: false },
+      'node-arg': { type: 'string', multiple: true },
     },
   });
   const sync = values.synchronous;
   if (sync !== undefined && sync !== 'full' && sync !== 'normal')
     throw new Error(`--synchronous ${sync}: expected full or normal (state.sqlite.synchronous)`);
+  const minutes = values.minutes === undefined ? undefined : Number(values.minutes);
+  if (minutes !== undefined && !(minutes > 0))
+    throw new Error(`--minutes ${values.minutes}: expected a positive number of minutes for the main run`);
   const figures = await peakBench({
+    ...(minutes !== undefined ? { minutes } : {}),
+    noKnee: values['no-knee'] ?? false,
+    ...(values['node-arg'] ? { nodeArgs: values['node-arg'] } : {}),
     quick: values.quick ?? false,
     log: (l) => console.log(l),
     ...(values['cpu-prof'] ? { cpuProfDir: values['cpu-prof'] } : {}),

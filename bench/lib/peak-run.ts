@@ -71,6 +71,11 @@ interface Reading {
   readonly simCpu: number;
   readonly rss: number;
   readonly simRss: number;
+  /** V8 heap in use and committed, MiB (the daemon's process metrics). */
+  readonly heapUsed: number;
+  readonly heapTotal: number;
+  readonly matches: number;
+  readonly alerts: number;
   readonly staleness: HistogramReading;
   /** Now minus the global cursor, s (tail_staleness_max_seconds, set once per tail round). */
   readonly behind: number;
@@ -135,6 +140,10 @@ async function read(daemonPid: number, sim: { pid: number; url: string }, httpUr
     simCpu: cpuSeconds(simPid),
     rss: rssMiB(daemonPid),
     simRss: rssMiB(simPid),
+    heapUsed: metricSum(text, 'ledger_sentinel_nodejs_heap_size_used_bytes') / 1_048_576,
+    heapTotal: metricSum(text, 'ledger_sentinel_nodejs_heap_size_total_bytes') / 1_048_576,
+    matches: metricSum(text, 'ledger_sentinel_rule_matches_total'),
+    alerts: metricSum(text, 'ledger_sentinel_alerts_total'),
     staleness: readHistogram(text, STALENESS),
     behind: metricSum(text, 'ledger_sentinel_tail_staleness_max_seconds'),
     requests: metricSum(text, 'ledger_sentinel_ledger_requests_total'),
@@ -187,7 +196,7 @@ export async function runAtRate(options: PeakRunOptions): Promise<PeakRunResult>
         const last = readings.at(-16) ?? readings[0]!;
         const d = histogramDelta(last.staleness, r.staleness);
         log(
-          `${tps.toLocaleString('en')} TPS, ${Math.round((r.at - started) / 1000)} s: p99 ${histogramQuantile(d, 0.99).toFixed(2)} s, mean age ${histogramMean(d).toFixed(2)} s, daemon ${((r.daemonCpu - last.daemonCpu) / ((r.at - last.at) / 1000)).toFixed(2)} cores, RSS ${r.rss} MiB, sim ${((r.simCpu - last.simCpu) / ((r.at - last.at) / 1000)).toFixed(2)} cores`,
+          `${tps.toLocaleString('en')} TPS, ${Math.round((r.at - started) / 1000)} s: p99 ${histogramQuantile(d, 0.99).toFixed(2)} s, mean age ${histogramMean(d).toFixed(2)} s, daemon ${((r.daemonCpu - last.daemonCpu) / ((r.at - last.at) / 1000)).toFixed(2)} cores, RSS ${r.rss} MiB, heap ${r.heapUsed.toFixed(1)}/${r.heapTotal.toFixed(1)} MiB, ${r.matches} matches, ${r.alerts} alerts, sim ${((r.simCpu - last.simCpu) / ((r.at - last.at) / 1000)).toFixed(2)} cores`,
         );
       }
     }

@@ -3,6 +3,7 @@
 // some stay unknown, a retry is scheduled with a doubling delay, and the caller swaps in a runtime that tails
 // them once they resolve. Nothing here blocks the other accounts: they are tailed meanwhile.
 import type { Logger } from 'pino';
+import { linkSignal } from '../ledger/linked-signal.js';
 import type { Metrics } from '../observability/metrics.js';
 import { compileRules } from '../rules/compile.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
@@ -53,13 +54,16 @@ export function createAccountResolution(deps: AccountResolutionDeps): AccountRes
         return loaded;
       }
       const client = ledgerClientFor(loaded.config, deps.log, deps.metrics);
-      const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(ROUND_TIMEOUT_MS)]);
+      // controller lives as long as the app: linked, not AbortSignal.any (ledger/linked-signal.ts says why).
+      const link = linkSignal([controller.signal, AbortSignal.timeout(ROUND_TIMEOUT_MS)]);
+      const signal = link.signal;
       try {
         const lookup = (ref: string, s: AbortSignal) => client.getAccount(ref, { signal: s });
         const result = await resolver.resolve(loaded.accounts, { lookup, refresh, signal });
         pending = result.pending;
         return withAccounts(loaded, result.accounts, unresolvedOf(loaded, pending, since, deps.clock()));
       } finally {
+        link.dispose();
         await client.close();
       }
     },

@@ -7,6 +7,7 @@
 // A Retry-After is capped (max_retry_after) and only ever postpones: a delivery is dead-lettered for a retryable
 // failure only once it is older than its deadline when an attempt fails, never because the next attempt would
 // come after the deadline. A deferred send (the receiver is paused; nothing went out) is not an attempt at all.
+import { linkSignal } from '../ledger/linked-signal.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { DEFAULT_MAX_RETRY_AFTER_MS } from '../notifiers/http-status.js';
@@ -138,7 +139,9 @@ async function boundedSend(
 ): Promise<void> {
   const limitMs = policy.sendTimeoutMs;
   const late = limitMs === undefined ? undefined : (deps.timeout ?? AbortSignal.timeout)(limitMs);
-  const both = late ? AbortSignal.any([signal, late]) : signal;
+  // signal is the worker's and outlives every send: linked, not AbortSignal.any (ledger/linked-signal.ts).
+  const link = linkSignal([signal, late]);
+  const both = link.signal;
   let onAbort: (() => void) | undefined;
   const cut = new Promise<never>((_, reject) => {
     onAbort = () =>
@@ -160,6 +163,7 @@ async function boundedSend(
     await Promise.race([notifier.send(notification, both), cut]);
   } finally {
     if (onAbort) both.removeEventListener('abort', onAbort);
+    link.dispose();
     cut.catch(() => undefined);
   }
 }

@@ -142,6 +142,22 @@ describe('delivery worker', () => {
     expect(ops.sent).toHaveLength(1);
   });
 
+  it('stop ends the loop in its idle sleep, after many wake-ups as after none', async () => {
+    const timers = manualTimers();
+    const { worker } = setup([recordingNotifier('ops').notifier], { sleep: timers.sleep, idleMs: 60_000 });
+    const loop = worker.start();
+    for (let i = 0; i < 200; i++) {
+      await timers.waitForSleep(60_000);
+      worker.poke();
+    }
+    await timers.waitForSleep(60_000);
+
+    // Only stop's own signal can end this sleep: no timer is fired.
+    await Promise.all([loop, worker.stop()]);
+
+    expect(worker.lastPassAt()).toBeDefined();
+  });
+
   it('the loop sends what was enqueued before start', async () => {
     const ops = recordingNotifier('ops');
     const { outbox, worker } = setup([ops.notifier], { idleMs: 1 });

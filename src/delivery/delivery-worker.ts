@@ -8,6 +8,7 @@
 // never delays another. drain() is the graceful stop: no new work is claimed, sends on the wire finish, final flush
 // passes send what is pending, all within a grace period; only a send still on the wire when the grace is spent
 // is aborted (its row stays pending for the next start). stop() is the hard stop: it aborts at once.
+import { linkSignal } from '../ledger/linked-signal.js';
 import { waitForAbort } from '../ledger/wait-for-abort.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -126,9 +127,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     poke: () => w.wake.abort(),
     flush: (graceMs) =>
       withDeadline(graceMs, options.sleep, async (deadline) => {
-        const abort = AbortSignal.any([deadline, aborter.signal]);
-        const claim = AbortSignal.any([abort, closing.signal]);
-        await flushPasses(w, { claim, abort });
+        // Linked, not AbortSignal.any: flush may be called many times on the worker's long-lived signals.
+        const abort = linkSignal([deadline, aborter.signal]);
+        const claim = linkSignal([abort.signal, closing.signal]);
+        try {
+          await flushPasses(w, { claim: claim.signal, abort: abort.signal });
+        } finally {
+          claim.dispose();
+          abort.dispose();
+        }
       }),
     async drain(graceMs, drainOptions = {}) {
       closing.abort();
@@ -166,10 +173,12 @@ function createWorkerState(options: DeliveryWorkerOptions): WorkerState {
     wake: new AbortController(),
     closing,
     aborter,
-    loopSignals: { claim: AbortSignal.any([closing.signal, aborter.signal]), abort: aborter.signal },
+    // Linked once for the worker's lifetime (its parents live exactly as long), so never disposed.
+    loopSignals: { claim: linkSignal([closing.signal, aborter.signal]).signal, abort: aborter.signal },
     loop: undefined,
     lastPassAt: undefined,
   };
+  closing.signal.addEventListener('abort', () => w.wake.abort(), { once: true });
   return w;
 }
 
@@ -182,8 +191,10 @@ async function run(w: WorkerState): Promise<void> {
   const { closing, options } = w;
   while (!closing.signal.aborted) {
     // A fresh wake-up before the pass, so a poke() or a lane's end during the pass cuts the next sleep short.
+    // closing aborts the current wake (createWorkerState): no signal linked to closing.signal per pass, so
+    // nothing accumulates on it (ledger/linked-signal.ts).
     w.wake = new AbortController();
-    const woken = AbortSignal.any([closing.signal, w.wake.signal]);
+    const woken = w.wake.signal;
     const idleMs = options.idleMs ?? 5000;
     let waitMs = idleMs;
     try {

@@ -6,6 +6,7 @@
 //
 // A re-send runs in the channel's lane (delivery-pass.ts), after the lane's outbox deliveries: it can never
 // overtake a resolve of the same alert and make Alertmanager take it as firing again.
+import { linkSignal } from '../ledger/linked-signal.js';
 import { NotifyError } from '../notifiers/notifier.js';
 import type { PassContext } from './delivery-pass.js';
 
@@ -58,15 +59,20 @@ export async function resendFiring(
     const alerts = page.filter((a) => !justSent.has(a.key));
     if (alerts.length === 0) continue;
     const limit = channel.sendTimeoutMs;
-    const bounded =
-      limit === undefined ? signal : AbortSignal.any([signal, (ctx.timeout ?? AbortSignal.timeout)(limit)]);
+    // signal outlives every batch: linked, not AbortSignal.any (ledger/linked-signal.ts says why).
+    const bounded = linkSignal([
+      signal,
+      limit === undefined ? undefined : (ctx.timeout ?? AbortSignal.timeout)(limit),
+    ]);
     try {
-      await channel.notifier.send({ kind: 'digest', ruleId: '', alerts }, bounded);
+      await channel.notifier.send({ kind: 'digest', ruleId: '', alerts }, bounded.signal);
     } catch (err) {
       ctx.metrics.notificationResends.inc({ notifier: name, outcome: 'failed' }, alerts.length);
       const reason = err instanceof NotifyError ? err.reason : 'internal';
       ctx.log.warn({ notifier: name, reason, alerts: alerts.length }, 'firing alerts not re-sent');
       return;
+    } finally {
+      bounded.dispose();
     }
     ctx.metrics.notificationResends.inc({ notifier: name, outcome: 'sent' }, alerts.length);
     ctx.log.debug({ notifier: name, alerts: alerts.length }, 'firing alerts re-sent');

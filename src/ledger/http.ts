@@ -3,6 +3,7 @@
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
 import type { Dispatcher } from 'undici';
+import { linkSignal } from './linked-signal.js';
 import { MalformedResponseError, RequestDeadlineError, ResponseTooLargeError } from './errors.js';
 
 /** A client's timeouts as configured (ledger.timeouts); each has a default where the client is made. */
@@ -68,14 +69,16 @@ export async function sendHttp(settings: HttpSettings, request: HttpRequest): Pr
     () => deadline.abort(new RequestDeadlineError(request.path, settings.totalTimeoutMs)),
     settings.totalTimeoutMs,
   );
-  const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
+  // The caller's signal may outlive many requests: linked, not AbortSignal.any (linked-signal.ts says why).
+  const link = linkSignal([request.signal, deadline.signal]);
   try {
-    return await exchange(settings, request, signal);
+    return await exchange(settings, request, link.signal);
   } catch (err) {
     if (deadline.signal.aborted && !request.signal?.aborted) throw deadline.signal.reason as Error;
     throw err;
   } finally {
     clearTimeout(timer);
+    link.dispose();
   }
 }
 

@@ -5,10 +5,12 @@
 // state. With 10,000 accounts and a hundred windowed rules nearly every group is such a group, and as a bare
 // array in a per-rule map it costs about a fifth of a full GroupState (docs/performance.md, "Memory"). Most such
 // groups hold a single match, so one time is kept as the bigint itself, not an array of one: that halves them
-// again. The transitions promote a group to a full GroupState when it outgrows that bound, and store both alike.
+// again, and a rule's groups are a dense list by account slot with several times packed into one bigint
+// (rule-times.ts). The transitions promote a group to a full GroupState when it outgrows that bound, and store both alike.
 import type { CompiledRule, CompiledWindow } from './compile.js';
 import { groupsByAccount, keyOf } from './group-key.js';
 import { MAX_RECORDS, type StoredGroupState } from './group-state.js';
+import { RuleTimes } from './rule-times.js';
 import { windowEntryCache, type WindowEntry } from './window-entry-cache.js';
 import { withItemAt } from './windows.js';
 
@@ -41,12 +43,12 @@ export function pendingKey(ruleId: string, account: string): string {
   return keyOf(ruleId, BY_ACCOUNT, [account]);
 }
 
-/** A group's match times: one, or several oldest first. */
-type Times = bigint | readonly bigint[];
-
 export class PendingCounts {
-  /** rule id → account id → match times. */
-  private readonly byRule = new Map<string, Map<string, Times>>();
+  /** Account id → slot, shared by every rule: a rule's groups are a dense list by slot (rule-times.ts). */
+  private readonly slots = new Map<string, number>();
+  private readonly accounts: string[] = [];
+  /** rule id → match times by account slot. */
+  private readonly byRule = new Map<string, RuleTimes>();
   /** rule id → accounts whose times changed since the last takeDirty(). */
   private readonly dirty = new Map<string, Set<string>>();
 
@@ -54,12 +56,13 @@ export class PendingCounts {
   private readonly entry: WindowEntry = windowEntryCache();
 
   get(ruleId: string, account: string): readonly bigint[] | undefined {
-    return listOf(this.byRule.get(ruleId)?.get(account));
+    const slot = this.slots.get(account);
+    return slot === undefined ? undefined : this.byRule.get(ruleId)?.get(slot);
   }
 
   /** Restores stored times, oldest first (no change to write back). */
   restore(ruleId: string, account: string, times: readonly bigint[]): void {
-    if (times.length) this.rule(ruleId).set(account, times.length === 1 ? (times[0] as bigint) : times);
+    if (times.length) this.rule(ruleId).set(this.slotOf(account), times);
   }
 
   /**
@@ -67,15 +70,16 @@ export class PendingCounts {
    * group would then hold more than `limit` matches: the caller promotes it to a full state.
    */
   add(ruleId: string, account: string, w: CompiledWindow, limit: number, nowNs: bigint): boolean {
-    const held = this.byRule.get(ruleId)?.get(account);
+    const slot = this.slotOf(account);
+    const rule = this.rule(ruleId);
+    const held = rule.get(slot);
     // Trimmed from the newest match held: a late (older) match must not keep expired ones alive.
-    const newest = held === undefined ? nowNs : maxOf(newestOf(held), nowNs);
+    const newest = held === undefined ? nowNs : maxOf(held[held.length - 1] ?? nowNs, nowNs);
     const times = held === undefined ? undefined : inWindow(held, w, newest);
-    if (countOf(times) + 1 > limit) return false;
+    if ((times?.length ?? 0) + 1 > limit) return false;
     // Already outside the window (a late match): counted, nothing to keep.
     if (nowNs <= newest - w.durationNs && times === held) return true;
-    const added = times === undefined ? nowNs : withTime(times, nowNs);
-    this.rule(ruleId).set(account, added);
+    rule.set(slot, times === undefined ? [nowNs] : withTime(times, nowNs));
     this.markDirty(ruleId, account);
     return true;
   }
@@ -83,23 +87,25 @@ export class PendingCounts {
   /** Takes the group out (it is being promoted); it stays out of the next takeDirty(). */
   take(ruleId: string, account: string): readonly bigint[] | undefined {
     const times = this.get(ruleId, account);
-    this.byRule.get(ruleId)?.delete(account);
+    const slot = this.slots.get(account);
+    if (slot !== undefined) this.byRule.get(ruleId)?.set(slot, undefined);
     this.dirty.get(ruleId)?.delete(account);
     return times;
   }
 
   /** Drops times that left the window; returns the keys of groups left empty (forgotten). */
   trim(ruleId: string, w: CompiledWindow, nowNs: bigint): string[] {
-    const groups = this.byRule.get(ruleId);
+    const rule = this.byRule.get(ruleId);
     const emptied: string[] = [];
-    for (const [account, times] of groups ?? []) {
-      const kept = inWindow(times, w, nowNs);
-      if (kept === times) continue;
-      if (kept !== undefined) {
-        groups?.set(account, kept);
-        this.markDirty(ruleId, account);
-      } else {
-        groups?.delete(account);
+    const oldest = nowNs - w.durationNs;
+    for (let slot = 0; rule && slot < rule.length; slot++) {
+      const first = rule.oldest(slot);
+      if (first === undefined || first > oldest) continue;
+      const account = this.accounts[slot] ?? '';
+      const kept = inWindow(rule.get(slot) ?? [], w, nowNs);
+      rule.set(slot, kept);
+      if (kept !== undefined) this.markDirty(ruleId, account);
+      else {
         this.dirty.get(ruleId)?.delete(account);
         emptied.push(pendingKey(ruleId, account));
       }
@@ -119,10 +125,23 @@ export class PendingCounts {
     return out;
   }
 
-  private rule(ruleId: string): Map<string, Times> {
-    let groups = this.byRule.get(ruleId);
-    if (!groups) this.byRule.set(ruleId, (groups = new Map()));
-    return groups;
+  /**
+   * The account's slot, made on first sight. Accounts are the watched ones of this engine's rule set (a reload
+   * builds a new engine), so the slots are bounded by the watch list.
+   */
+  private slotOf(account: string): number {
+    let slot = this.slots.get(account);
+    if (slot === undefined) {
+      slot = this.accounts.push(account) - 1;
+      this.slots.set(account, slot);
+    }
+    return slot;
+  }
+
+  private rule(ruleId: string): RuleTimes {
+    let times = this.byRule.get(ruleId);
+    if (!times) this.byRule.set(ruleId, (times = new RuleTimes()));
+    return times;
   }
 
   private markDirty(ruleId: string, account: string): void {
@@ -132,39 +151,24 @@ export class PendingCounts {
   }
 }
 
-/** `times` without the entries at or before nowNs − duration: the same value when none left, undefined when all. */
-function inWindow(times: Times, w: CompiledWindow, nowNs: bigint): Times | undefined {
+/** `times` without the entries at or before nowNs − duration: the same list when none left, undefined when all. */
+function inWindow(times: readonly bigint[], w: CompiledWindow, nowNs: bigint): readonly bigint[] | undefined {
   const oldest = nowNs - w.durationNs;
-  if (typeof times === 'bigint') return times <= oldest ? undefined : times;
   let n = 0;
   while (n < times.length && (times[n] ?? 0n) <= oldest) n++;
   if (n === 0) return times;
-  if (n >= times.length) return undefined;
-  return n === times.length - 1 ? (times[n] as bigint) : times.slice(n);
+  return n >= times.length ? undefined : times.slice(n);
 }
 
 /** `times` with `t` in its place (oldest first): appended for an in-order match. */
-function withTime(times: Times, t: bigint): readonly bigint[] {
-  const list = typeof times === 'bigint' ? [times] : times;
-  let i = list.length;
-  while (i > 0 && (list[i - 1] ?? 0n) > t) i--;
-  return withItemAt(list, i, t);
-}
-
-function newestOf(times: Times): bigint {
-  return typeof times === 'bigint' ? times : (times[times.length - 1] ?? 0n);
+function withTime(times: readonly bigint[], t: bigint): readonly bigint[] {
+  let i = times.length;
+  while (i > 0 && (times[i - 1] ?? 0n) > t) i--;
+  return withItemAt(times, i, t);
 }
 
 function maxOf(a: bigint, b: bigint): bigint {
   return a > b ? a : b;
-}
-
-function countOf(times: Times | undefined): number {
-  return times === undefined ? 0 : typeof times === 'bigint' ? 1 : times.length;
-}
-
-function listOf(times: Times | undefined): readonly bigint[] | undefined {
-  return typeof times === 'bigint' ? [times] : times;
 }
 
 function toStored(

@@ -3,6 +3,7 @@
 // launches polls here and may stop waiting for them; what they add up to is collected until the next report.
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
+import { linkSignal } from '../ledger/linked-signal.js';
 import type { PollResult } from './account-tailer.js';
 import type { Backoff } from './backoff.js';
 import { createPollSlots } from './poll-slots.js';
@@ -52,13 +53,18 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
   let tally: PollTally = { pages: 0, delivered: 0, dropped: 0, failed: 0 };
 
   function launch(key: string, poll: (signal: AbortSignal) => Promise<PollResult>, round: AbortSignal) {
+    // stop is the poll's own signal, also aborted by the round's; unlinked once the poll settles.
     const stop = new AbortController();
-    const signal = AbortSignal.any([round, stop.signal]);
+    const link = linkSignal([round], stop);
+    const signal = stop.signal;
     setMaxListeners(20, signal);
     // The clock starts when the poll gets its slot, not while it queues for one.
     const run = () =>
       withHardStop(key, options.hardStopMs, stop, (hardStop) => runPoll(key, poll, signal, hardStop));
-    const done = slots.run(run).finally(() => inFlight.delete(key));
+    const done = slots.run(run).finally(() => {
+      link.dispose();
+      inFlight.delete(key);
+    });
     inFlight.set(key, { done, stop });
     return done;
   }

@@ -1,7 +1,8 @@
 // One round of the tailer: a poll of every stream that is not backing off and has no poll in flight.
-import { setMaxListeners } from 'node:events';
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
+import { linkSignal } from '../ledger/linked-signal.js';
 import { waitForAbort } from '../ledger/wait-for-abort.js';
 import { pollAccountStream, type PollResult } from './account-tailer.js';
 import { probeHead } from './probe-head.js';
@@ -14,10 +15,29 @@ import type { RoundReport } from './tailer.js';
 import type { TailerState } from './tailer-state.js';
 
 export async function tailRound(t: TailerState, outer: AbortSignal): Promise<RoundReport> {
+  // The round's own signal, linked to the caller's (linked-signal.ts says why not AbortSignal.any) until the
+  // round has ended and every poll it launched has settled: a poll may outlive its round, and a stop still
+  // reaches it.
+  const link = linkSignal([outer]);
+  // Each in-flight request listens on the signal; more than Node's default 10 is expected here. The caller's
+  // signal holds one listener per round whose polls are still running (a few stuck streams, until their hard stop).
+  const listeners = t.config.concurrency * 4 + 10;
+  setMaxListeners(listeners, link.signal);
+  if (getMaxListeners(outer) < listeners) setMaxListeners(listeners, outer);
+  const launched: Promise<void>[] = [];
+  try {
+    return await roundUnder(t, link.signal, launched);
+  } finally {
+    void Promise.allSettled(launched).then(link.dispose);
+  }
+}
+
+async function roundUnder(
+  t: TailerState,
+  signal: AbortSignal,
+  launched: Promise<void>[],
+): Promise<RoundReport> {
   const { config, ctx, polls } = t;
-  // Each in-flight request listens on the signal; more than Node's default 10 is expected here.
-  const signal = AbortSignal.any([outer]);
-  setMaxListeners(config.concurrency * 4 + 10, signal);
   let probed: number | undefined;
   if (t.current === undefined) probed = await startTail(t, signal);
   else if (config.strategy === 'auto' && t.rounds % config.reevaluate_rounds === 0) {
@@ -38,9 +58,7 @@ export async function tailRound(t: TailerState, outer: AbortSignal): Promise<Rou
   if (probes && probed === undefined) pages += await probeHead(ctx, signal, timestampFromMillis(t.clock()));
   const jobs = pollJobs(t, strategy);
   const busy = new Set(jobs.filter((job) => polls.busy(job.key)).map((job) => job.key));
-  const launched = jobs
-    .filter((job) => !busy.has(job.key))
-    .map((job) => polls.launch(job.key, job.poll, signal));
+  for (const job of jobs) if (!busy.has(job.key)) launched.push(polls.launch(job.key, job.poll, signal));
   const open = { value: true };
   const overran = jobs.find((job) => job.key === GLOBAL_STREAM && busy.has(job.key));
   if (overran) launched.push(relaunchWhenDone(t, overran, signal, open));

@@ -1,6 +1,7 @@
 // Scheduling: bounded concurrency, one poll per account at a time, priority order, per-stream backoff, the
 // automatic strategy choice and a clean stop. The ledger here is an in-memory TailSource (the interface the
 // real client satisfies); the end-to-end behaviour is tested against the simulator in test/integration/tail.
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { transactionAt } from '../../test/fixtures/tail/transactions.js';
 import { createMetrics } from '../observability/metrics.js';
@@ -194,6 +195,40 @@ describe('createTailer scheduling', () => {
     expect(others).toBe(2);
     expect(report.failed).toBe(0);
     expect(started).toBe(2);
+  });
+
+  it("a stop reaches a poll that outlived its round; settled rounds leave no listener on the caller's signal", async () => {
+    const ledger = memoryLedger(10_000_000n);
+    const seen: unknown[] = [];
+    const inner = ledger.source.transactions;
+    ledger.source = {
+      ...ledger.source,
+      transactions: (q, o) =>
+        q.accountId === '0.0.101'
+          ? (async function* () {
+              await new Promise((resolve) => o.signal.addEventListener('abort', resolve, { once: true }));
+              seen.push(o.signal.reason);
+              o.signal.throwIfAborted();
+              yield* inner(q, o);
+            })()
+          : inner(q, o),
+    };
+    const t = tailer(ledger, 3, { poll_interval: '100ms' });
+    const daemon = new AbortController();
+    const quiet = new AbortController();
+    const calm = tailer(memoryLedger(10_000_000n), 3, {});
+    for (let i = 0; i < 20; i++) await calm.round(quiet.signal);
+    await calm.settled();
+    await new Promise((resolve) => setImmediate(resolve));
+
+    await t.round(daemon.signal);
+    await t.round(daemon.signal);
+    const reason = new Error('daemon stopping');
+    daemon.abort(reason);
+    await t.settled();
+
+    expect(seen).toEqual([reason]);
+    expect(getEventListeners(quiet.signal, 'abort')).toHaveLength(0);
   });
 
   it('run() stops when the signal aborts, mid-sleep', async () => {

@@ -1,6 +1,7 @@
 // Slack incoming webhooks via @slack/webhook. The library's own retries stay off (deliver.ts retries); a
 // wrapping fetch captures the status and Retry-After the library does not expose, and adds our abort signal.
 import { IncomingWebhook, IncomingWebhookHTTPError, type FetchFunction } from '@slack/webhook';
+import { linkSignal } from '../../ledger/linked-signal.js';
 import { checkHttpStatus, networkError } from '../http-status.js';
 import { NotifyError, type Notifier } from '../notifier.js';
 import type { NotifierKind } from '../registry.js';
@@ -23,9 +24,14 @@ export const slack: NotifierKind<SlackConfig> = {
         // redirect: 'manual', so a 3xx is an answer we can name (the library's 'error' makes it a bare network
         // failure), and the message is never carried to the redirect's origin.
         const fetchWithSignal: FetchFunction = async (url, init) => {
-          const signals = [signal, init?.signal].filter((s): s is AbortSignal => s !== undefined);
-          response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.any(signals) });
-          return response;
+          // Linked, not AbortSignal.any, and unlinked after the exchange (ledger/linked-signal.ts says why).
+          const link = linkSignal([signal, init?.signal ?? undefined]);
+          try {
+            response = await fetch(url, { ...init, redirect: 'manual', signal: link.signal });
+            return response;
+          } finally {
+            link.dispose();
+          }
         };
         const hook = new IncomingWebhook(config.webhook_url, {
           fetch: fetchWithSignal,
