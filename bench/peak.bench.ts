@@ -75,7 +75,7 @@ export function isFlat(r: PeakRunResult): boolean {
 }
 
 function describe(r: PeakRunResult): string {
-  return `${r.offeredTps.toLocaleString('en')} TPS: handled ${r.handledTps.toLocaleString('en')}, p99 ${round(r.p99S)} s, growth ${round(r.growthS)} s, daemon ${round(r.daemonCores)} cores (${round(r.coresPer10k)} per 10k TPS, waited ${Math.round(r.daemonStarved * 100)} %) ${r.daemonRssMaxMiB} MiB, ${round(r.requestsPerS, 1)} req/s, sim ${round(r.simCores)} cores ${r.simRssMaxMiB} MiB`;
+  return `${r.offeredTps.toLocaleString('en')} TPS: handled ${r.handledTps.toLocaleString('en')}, p99 ${round(r.p99S)} s, growth ${round(r.growthS)} s, daemon ${round(r.daemonCores)} cores (${round(r.coresPer10k)} per 10k TPS, waited ${Math.round(r.daemonStarved * 100)} %) ${r.daemonRssMaxMiB} MiB, ${round(r.requestsPerS, 1)} req/s, ${r.prunedRequests} pages asked from dropped history, sim ${round(r.simCores)} cores ${r.simRssMaxMiB} MiB`;
 }
 
 async function knee(options: PeakOptions): Promise<{ steps: PeakRunResult[]; knee: number }> {
