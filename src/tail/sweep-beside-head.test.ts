@@ -9,6 +9,7 @@ import { formatTimestamp, parseTimestamp } from '@ledger-sentinel/ledger-model/t
 import { defaultSimulatorConfig } from '@ledger-sentinel/simulator/config';
 import { sampleTransactionRow } from '@ledger-sentinel/simulator/sample-rows';
 import { startSimulator } from '@ledger-sentinel/simulator/server';
+import { createRng } from '@ledger-sentinel/simulator/rng';
 import { SimulatorStore } from '@ledger-sentinel/simulator/store';
 import { makeSimTransaction } from '@ledger-sentinel/simulator/transaction-json';
 import { createLedgerClient } from '../ledger/client.js';
@@ -137,18 +138,6 @@ function repeats(values: readonly bigint[]): bigint[] {
   return values.filter((v) => (seen.has(v) ? true : (seen.add(v), false)));
 }
 
-/** A small seeded generator (mulberry32): the same seed, the same run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('global sweep beside the head read', () => {
   it('a sweep the service holds up does not hold up the next head reads', async () => {
     const s = await setup();
@@ -208,7 +197,8 @@ describe('global sweep beside the head read', () => {
     'seed %i: sweeps held at random beside head reads never move a cursor back, miss or repeat a record',
     async (seed) => {
       const s = await setup();
-      const random = seeded(seed);
+      const rng = createRng(seed);
+      const random = () => rng.next();
       // One row in ten shows up late, up to 8 s after its consensus time (within the 10 s overlap).
       const delayOf = () => (random() < 0.1 ? BigInt(Math.floor(random() * 8_000)) * MS : 0n);
       const cursors: { safe: bigint; read: bigint }[] = [];
