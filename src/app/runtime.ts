@@ -162,11 +162,7 @@ async function updateParts(
 function swapRules(shared: Shared, next: Loaded, incompatible: readonly string[]): void {
   const { store, repo, outbox, engines } = shared;
   if (incompatible.length > 0) {
-    const ids = new Set(incompatible);
-    const keys = repo
-      .load()
-      .groups.filter((g) => ids.has(g.ruleId))
-      .map((g) => g.key);
+    const keys = repo.keysOf(incompatible);
     store.transaction(() => {
       repo.apply({ upserts: [], deletes: keys });
       outbox.firing.forget(keys);

@@ -105,7 +105,7 @@ describe('pipeline handler', () => {
       ['ops', 1],
       ['pager', 1],
     ]);
-    expect(p.repo.load().groups.map((g) => g.ruleId)).toEqual(['large-debit']);
+    expect([...p.repo.load().groups].map((g) => g.ruleId)).toEqual(['large-debit']);
   });
 
   it('fetches a call trace only for records a trace rule would otherwise match', async () => {
@@ -121,7 +121,7 @@ describe('pipeline handler', () => {
     p.applyInTransaction(prepared);
 
     expect(p.fetched).toHaveLength(1);
-    expect(p.repo.load().groups.map((g) => g.ruleId)).toEqual(['deep-call']);
+    expect([...p.repo.load().groups].map((g) => g.ruleId)).toEqual(['deep-call']);
   });
 
   it('treats a 404 from the actions endpoint as no trace, and fails the page on other errors', async () => {
@@ -146,7 +146,7 @@ describe('pipeline handler', () => {
 
     expect(apply).toThrow('rules were reloaded during the page');
     expect(p.outbox.depth().size).toBe(0);
-    expect(p.repo.load().groups).toEqual([]);
+    expect([...p.repo.load().groups]).toEqual([]);
   });
 
   it('has a zero-valued match series for every loaded rule from the start', async () => {

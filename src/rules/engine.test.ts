@@ -415,7 +415,7 @@ describe('engine: state', () => {
     const changes = engine.takeChanges();
     repo.apply(changes);
 
-    expect([changes.deletes, repo.load().groups]).toEqual([['failed{account="0.0.1001"}'], []]);
+    expect([changes.deletes, [...repo.load().groups]]).toEqual([['failed{account="0.0.1001"}'], []]);
   });
 });
 

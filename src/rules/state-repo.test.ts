@@ -52,7 +52,32 @@ describe('rule state repository', () => {
     engine.tick((1_700_000_000 + 601) * 1000);
     repo.apply(engine.takeChanges());
 
-    expect(repo.load().groups).toEqual([]);
+    expect([...repo.load().groups]).toEqual([]);
+    store.close();
+  });
+
+  it('lists the stored keys of the rules asked for, and only theirs', () => {
+    const store = openStateStore({ dir: ':memory:' });
+    const repo = createRuleStateRepo(store);
+    const engine = createEngine(
+      ruleSetFrom(`rules:
+  - id: burst
+    summary: "{{match_count}} failed"
+    when: { result: fail }
+    window: { duration: 10m, count: 2 }
+  - id: other
+    summary: "{{match_count}} failed too"
+    when: { result: fail }
+    window: { duration: 10m, count: 3 }
+`),
+    );
+    engine.evaluate(failed(0));
+    repo.apply(engine.takeChanges());
+
+    const stored = [...repo.load().groups].map((g) => [g.ruleId, g.key]);
+    expect(stored.map(([rule]) => rule).sort()).toEqual(['burst', 'other']);
+    expect(repo.keysOf(['other'])).toEqual(stored.filter(([rule]) => rule === 'other').map(([, key]) => key));
+    expect(repo.keysOf(['gone'])).toEqual([]);
     store.close();
   });
 });

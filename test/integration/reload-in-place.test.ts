@@ -64,7 +64,7 @@ describe('reload in place', () => {
   it("keeps an absence rule's state across a reload of an unrelated rule", async () => {
     const a = await start();
     const repo = createRuleStateRepo(a.store);
-    const quiet = () => repo.load().groups.find((g) => g.ruleId === 'quiet-treasury');
+    const quiet = () => [...repo.load().groups].find((g) => g.ruleId === 'quiet-treasury');
     await until(async () => quiet() !== undefined);
     const before = quiet();
 
@@ -79,7 +79,7 @@ describe('reload in place', () => {
   it('gives a rule fresh state when a reload changes how it groups', async () => {
     const a = await start();
     const repo = createRuleStateRepo(a.store);
-    await until(async () => repo.load().groups.some((g) => g.ruleId === 'quiet-treasury'));
+    await until(async () => [...repo.load().groups].some((g) => g.ruleId === 'quiet-treasury'));
 
     env.writeRule(
       'quiet.yaml',
@@ -87,7 +87,7 @@ describe('reload in place', () => {
     );
     await a.reload(load());
 
-    expect(repo.load().groups.filter((g) => g.ruleId === 'quiet-treasury')).toEqual([]);
+    expect([...repo.load().groups].filter((g) => g.ruleId === 'quiet-treasury')).toEqual([]);
   });
 
   it('keeps the poll loop running through reloads: one tail start, requests keep rising', async () => {
