@@ -27,7 +27,6 @@ export function renderCapacity(model: StatusModel): SafeHtml {
         <strong>${rate(c.budgetRps)} req/s</strong> budget</span
       >
       <span>ledger rate: <strong>${fixed(c.tps, 0)} TPS</strong></span>
-      <span>strategy: <strong>${c.strategy}</strong></span>
     </div>
     ${warning(c)}`;
 }

@@ -22,6 +22,6 @@ describe('capacityRow', () => {
   ] as const)('ratio %d (exceeded %s) is %s', (ratio, exceeded, level) => {
     const row = capacityRow(view(ratio, exceeded));
 
-    expect(row).toEqual({ ratio, demandRps: ratio * 50, budgetRps: 50, tps: 200, strategy: 'global', level });
+    expect(row).toEqual({ ratio, demandRps: ratio * 50, budgetRps: 50, tps: 200, level });
   });
 });

@@ -14,7 +14,6 @@ export interface CapacityRow {
   readonly demandRps: number;
   readonly budgetRps: number;
   readonly tps: number;
-  readonly strategy: string;
   readonly level: CapacityLevel;
 }
 
@@ -26,7 +25,6 @@ export function capacityRow(view: CapacityView): CapacityRow {
     demandRps: view.demandRps,
     budgetRps: view.budgetRps,
     tps: view.tps,
-    strategy: view.strategy,
     level,
   };
 }

@@ -57,7 +57,7 @@ describe('the status page shows the tail capacity', () => {
     expect(section).toMatch(
       new RegExp(`demand <strong>\\d+\\.\\d req/s</strong> of a\\s+<strong>${budget} req/s</strong> budget`),
     );
-    expect(section).toContain('strategy: <strong>global</strong>');
+    expect(page).toContain('tail strategy: <strong>global</strong>');
     if (over) {
       expect(section).toMatch(/<strong class="bad">ratio [1-9]\d*\.\d\d<\/strong>/);
       expect(section).toMatch(/<p class="bad" id="capacity-warning">\s*Over the request budget/);
