@@ -4,10 +4,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { checked, figure, type Figure } from '../bench/lib/figures.js';
 import { spawnSentinel } from '../bench/lib/daemon-process.js';
 import { runCli } from '../src/cli/cli.js';
+import { captureCli } from '../test/helpers/capture-cli.js';
 import { malformedCases, validConfig, VALID_RULES, type MalformedCase } from './lib/malformed.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
 
@@ -43,24 +43,15 @@ export function judge(outcome: Outcome, badFile: string): Verdict {
 }
 
 async function checkInProcess(configPath: string): Promise<Outcome> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const cli = captureCli(['check', '--config', configPath]);
   try {
-    const code = await runCli({
-      argv: ['check', '--config', configPath],
-      env: {},
-      stdout,
-      stderr,
-      cwd: process.cwd(),
-      signal: new AbortController().signal,
-    });
-    return { code, stdout: out, stderr: err };
+    return { code: await runCli(cli.ctx), stdout: cli.out(), stderr: cli.err() };
   } catch (e) {
-    return { code: 'crash', stdout: out, stderr: `${err}${e instanceof Error ? e.stack : String(e)}` };
+    return {
+      code: 'crash',
+      stdout: cli.out(),
+      stderr: `${cli.err()}${e instanceof Error ? e.stack : String(e)}`,
+    };
   }
 }
 

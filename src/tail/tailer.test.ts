@@ -47,6 +47,21 @@ function memoryLedger(gapNs: bigint): Probe {
   return probe;
 }
 
+/** Runs `before` ahead of every transactions poll of `accountId` (the others untouched): a stream held up at will. */
+function holdAccount(probe: Probe, accountId: string, before: (signal: AbortSignal) => Promise<void>): void {
+  const inner = probe.source.transactions;
+  probe.source = {
+    ...probe.source,
+    transactions: (q, o) =>
+      q.accountId === accountId
+        ? (async function* () {
+            await before(o.signal);
+            yield* inner(q, o);
+          })()
+        : inner(q, o),
+  };
+}
+
 const handler: RecordHandler<null> = { prepare: async () => null, apply: () => undefined };
 
 function accounts(n: number, priority = (_i: number) => 0) {
@@ -168,18 +183,10 @@ describe('createTailer scheduling', () => {
     let release = () => undefined as void;
     const stuck = new Promise<void>((resolve) => (release = resolve));
     let started = 0;
-    const inner = ledger.source.transactions;
-    ledger.source = {
-      ...ledger.source,
-      transactions: (q, o) =>
-        q.accountId === '0.0.101'
-          ? (async function* () {
-              started += 1;
-              await stuck;
-              yield* inner(q, o);
-            })()
-          : inner(q, o),
-    };
+    holdAccount(ledger, '0.0.101', async () => {
+      started += 1;
+      await stuck;
+    });
     const t = tailer(ledger, 3, { poll_interval: '100ms' });
     const signal = new AbortController().signal;
 
@@ -200,19 +207,11 @@ describe('createTailer scheduling', () => {
   it("a stop reaches a poll that outlived its round; settled rounds leave no listener on the caller's signal", async () => {
     const ledger = memoryLedger(10_000_000n);
     const seen: unknown[] = [];
-    const inner = ledger.source.transactions;
-    ledger.source = {
-      ...ledger.source,
-      transactions: (q, o) =>
-        q.accountId === '0.0.101'
-          ? (async function* () {
-              await new Promise((resolve) => o.signal.addEventListener('abort', resolve, { once: true }));
-              seen.push(o.signal.reason);
-              o.signal.throwIfAborted();
-              yield* inner(q, o);
-            })()
-          : inner(q, o),
-    };
+    holdAccount(ledger, '0.0.101', async (signal) => {
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      seen.push(signal.reason);
+      signal.throwIfAborted();
+    });
     const t = tailer(ledger, 3, { poll_interval: '100ms' });
     const daemon = new AbortController();
     const quiet = new AbortController();
