@@ -24,6 +24,8 @@ import { LARGE_DEBIT_RULE } from './daemon-harness.js';
 const HBAR = 100_000_000n;
 
 /** Polls a condition (the endpoints have no event to wait on) and names it when it never holds. */
+const API_TOKEN = 'refresh-token-0123456789abcdef';
+
 async function until(check: () => Promise<boolean>, what = 'a condition'): Promise<void> {
   for (let i = 0; i < 1200; i += 1) {
     if (await check().catch(() => false)) return;
@@ -117,6 +119,13 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name}${extra.ha} }
   const sent = (r: Running) =>
     metric(r, 'ledger_sentinel_notifications_total{notifier="ops-slack",outcome="sent",reason=""}');
   const ready = async (r: Replica) => (await (await fetch(`${http(r)}/readyz`)).text()) as string;
+  /** A silence created through a replica's API with the refresh tests' token. */
+  const postSilence = (r: Replica, createdBy: string) =>
+    fetch(`${http(r)}/api/v1/silences`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${API_TOKEN}` },
+      body: JSON.stringify({ matchers: ['rule="large-debit"'], endsAt: '2099-01-01T00:00:00Z', createdBy }),
+    });
   const delivered = (tag: string) => slack.requests.filter((r) => r.body.includes(tag)).length;
 
   it('only the leader polls and delivers; the standby is ready and takes over at once on a graceful stop', async () => {
@@ -190,7 +199,7 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name}${extra.ha} }
   it('a standby re-loads its snapshot: a silence created on the leader after the standby started shows there', async () => {
     const url = pg.createDatabase('ha_refresh');
     const tokenFile = join(dir, 'api-token');
-    writeFileSync(tokenFile, 'refresh-token-0123456789abcdef\n');
+    writeFileSync(tokenFile, `${API_TOKEN}\n`);
     const extra = { http: `, api_token_file: ${tokenFile}`, ha: ', standby_refresh: 1s' };
     const leader = replica('pod-e', url, '3s', extra);
     await leader.start();
@@ -200,15 +209,7 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name}${extra.ha} }
     await until(async () => (await ready(standby)).includes('leader: pod-e'), 'pod-f to stand by');
     const silences = async (r: Replica) => await (await fetch(`${http(r)}/api/v1/silences`)).text();
     const before = await silences(standby);
-    const created = await fetch(`${http(leader)}/api/v1/silences`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer refresh-token-0123456789abcdef' },
-      body: JSON.stringify({
-        matchers: ['rule="large-debit"'],
-        endsAt: '2099-01-01T00:00:00Z',
-        createdBy: 'refresh',
-      }),
-    });
+    const created = await postSilence(leader, 'refresh');
     await until(
       async () => (await silences(standby)).includes('"createdBy":"refresh"'),
       'the silence on the standby',
@@ -227,7 +228,7 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name}${extra.ha} }
     const url = pg.createDatabase('ha_refresh_outage');
     const proxy = await startTcpProxy(pg.port);
     const tokenFile = join(dir, 'api-token-2');
-    writeFileSync(tokenFile, 'refresh-token-0123456789abcdef\n');
+    writeFileSync(tokenFile, `${API_TOKEN}\n`);
     const lines: string[] = [];
     const destination = new PassThrough();
     destination.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n')));
@@ -240,15 +241,7 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name}${extra.ha} }
     const standby = replica('pod-h', proxied, '3s', { ...extra, postgres: ', connect_timeout: 1s', log });
     await standby.start();
     await until(async () => (await ready(standby)).includes('leader: pod-g'), 'pod-h to stand by');
-    const created = await fetch(`${http(leader)}/api/v1/silences`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer refresh-token-0123456789abcdef' },
-      body: JSON.stringify({
-        matchers: ['rule="large-debit"'],
-        endsAt: '2099-01-01T00:00:00Z',
-        createdBy: 'outage',
-      }),
-    });
+    const created = await postSilence(leader, 'outage');
     const listed = async () => await (await fetch(`${http(standby)}/api/v1/silences`)).text();
     await until(async () => (await listed()).includes('"createdBy":"outage"'), 'the silence on the standby');
 

@@ -3,7 +3,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,17 +15,12 @@ import { openPostgresStore } from '../../state/postgres/open-postgres-store.js';
 import { openStateStore } from '../../state/store.js';
 import { BIG, dump, fillEverything, modules } from '../../../test/helpers/state-fixtures.js';
 import { runCli } from '../cli.js';
+import { captureCli } from '../../../test/helpers/capture-cli.js';
 
 async function cli(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const ctx = { argv, env: {}, stdout, stderr, cwd: process.cwd(), signal: new AbortController().signal };
-  const code = await runCli(ctx);
-  return { code, out, err };
+  const captured = captureCli(argv);
+  const code = await runCli(captured.ctx);
+  return { code, out: captured.out(), err: captured.err() };
 }
 
 describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('ledger-sentinel state migrate --to postgres', () => {
