@@ -46,26 +46,26 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('run with the PostgreSQL st
     // Another account: a second debit of the same one may fall in the first one's episode (throttle), which the
     // resumed rule state rightly remembers.
     env.ledger.ledger.inject(largeDebit('0.0.1004', 7_000n * HBAR, '0.0.1001'));
-    const requests = await env.slack.waitForRequests(2);
+    // The living ledger's own traffic may debit a watched account past the threshold too: wait for the injected
+    // debit by its text, and count the injected ones only.
+    const bodies = () => env.slack.requests.map((r) => r.body).join('\n');
+    await until(async () => bodies().includes('ops-wallet: 7000'));
     const metrics = await (await fetch(`${secondUrl}/metrics`)).text();
     second.abort();
     const secondCode = await second.done;
 
     expect(firstCode).toBe(0);
     expect(secondCode).toBe(0);
-    expect(requests.map((r) => /(treasury-hot|ops-wallet): (\d+)/.exec(r.body)?.slice(1).join(' '))).toEqual([
-      'treasury-hot 5000',
-      'ops-wallet 7000',
-    ]);
-    expect(env.slack.requests).toHaveLength(2);
+    // Resumed, not replayed: the first daemon's alert is not sent again by the second.
+    const sentWith = (text: RegExp) => env.slack.requests.filter((r) => text.test(r.body)).length;
+    expect([sentWith(/treasury-hot: 5000(?!\d)/), sentWith(/ops-wallet: 7000(?!\d)/)]).toEqual([1, 1]);
     expect(metrics).toMatch(/^ledger_sentinel_state_replicated_transactions_total [1-9]/m);
     expect(first.stdout() + first.stderr() + second.stdout() + second.stderr()).not.toContain(PASSWORD);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    const { rows } = await client.query<{ status: string }>(
-      'SELECT status FROM outbox_delivery ORDER BY created_at',
-    );
+    const { rows } = await client.query<{ status: string }>('SELECT status FROM outbox_delivery');
     await client.end();
-    expect(rows).toEqual([{ status: 'sent' }, { status: 'sent' }]);
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(rows.filter((r) => r.status !== 'sent')).toEqual([]);
   }, 120_000);
 });
