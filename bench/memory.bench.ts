@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import {
   chartNodeOptions,
+  imageEnvText,
   metricSum,
   metricsText,
   rssMiB,
@@ -126,7 +127,7 @@ export async function memoryBench(
       }),
       figure(SUITE, 'RSS once started (config, 10,000 accounts, rules loaded)', atStart, {
         unit: 'MiB',
-        note: `compiled dist/, NODE_OPTIONS ${chartNodeOptions()}`,
+        note: `compiled dist/, NODE_OPTIONS ${chartNodeOptions()}, ${imageEnvText()}`,
       }),
       checked(SUITE, 'RSS at the end', end?.rssMiB ?? NaN, '<=', 190.7, {
         unit: 'MiB',

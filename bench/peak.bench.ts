@@ -15,7 +15,7 @@
 // [--synchronous full|normal] [--minutes N (main run)] [--no-knee]
 // [--node-arg <flag>]... (build first).
 import { parseArgs } from 'node:util';
-import { chartNodeOptions } from './lib/daemon-process.js';
+import { chartNodeOptions, imageEnvText } from './lib/daemon-process.js';
 import { checked, figure, round, type Figure } from './lib/figures.js';
 import { isMain, type BenchOptions } from './lib/options.js';
 import { formatTable } from './lib/figures.js';
@@ -108,7 +108,7 @@ export async function peakBench(options: PeakOptions): Promise<Figure[]> {
   );
   options.log(`${SUITE} main ${describe(main)}`);
   const { steps, knee: highest } = options.noKnee ? { steps: [], knee: Number.NaN } : await knee(options);
-  const note = `${round(main.seconds / 60, 1)} min after warm-up, NODE_OPTIONS ${chartNodeOptions()}`;
+  const note = `${round(main.seconds / 60, 1)} min after warm-up, NODE_OPTIONS ${chartNodeOptions()}, ${imageEnvText()}`;
   return [
     checked(SUITE, 'sustained TPS handled (offered 10,000)', main.handledTps, '>=', TARGET_TPS * 0.99, {
       note: `read for the first time, counted by the replay ledger; ${main.prunedRequests} pages asked from history older than its retention; cursor staleness ${main.growthS >= 0 ? '+' : ''}${round(main.growthS)} s over the run; ${round(main.recordsPerS)} records/s to the rules; ${note}`,

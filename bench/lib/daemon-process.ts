@@ -40,7 +40,7 @@ export function spawnSentinel(argv: readonly string[], options: SpawnOptions = {
   const entry = options.compiled
     ? ['bin/ledger-sentinel.js']
     : ['--conditions=source', '--import', 'tsx', 'src/main.ts'];
-  const nodeOptions = options.compiled ? { NODE_OPTIONS: chartNodeOptions() } : {};
+  const nodeOptions = options.compiled ? { NODE_OPTIONS: chartNodeOptions(), ...imageMallocEnv() } : {};
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry, ...argv], {
     cwd: options.cwd ?? REPO,
     env: { PATH: process.env.PATH ?? '', ...nodeOptions, ...options.env },
@@ -105,6 +105,23 @@ export function chartNodeOptions(): string {
   };
   if (typeof values.nodeOptions !== 'string') throw new Error('helm values.yaml has no nodeOptions string');
   return values.nodeOptions;
+}
+
+/**
+ * The glibc allocator settings (`MALLOC_*`) the image's runtime stage sets in the Dockerfile: they change the
+ * daemon's RSS, so a bench of the daemon as deployed runs with them.
+ */
+export function imageMallocEnv(): Record<string, string> {
+  const dockerfile = readFileSync(join(REPO, 'Dockerfile'), 'utf8');
+  const runtime = dockerfile.slice(dockerfile.search(/^FROM .* AS runtime$/m));
+  return Object.fromEntries([...runtime.matchAll(/\b(MALLOC_[A-Z_]+)=(\S+)/g)].map((m) => [m[1], m[2]]));
+}
+
+/** The image's `MALLOC_*` settings as `K=V` words, for a figure's note. */
+export function imageEnvText(): string {
+  return Object.entries(imageMallocEnv())
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
 }
 
 /** Resident set size of a process in MiB, from /proc (Linux). */
