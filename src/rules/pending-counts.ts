@@ -4,9 +4,9 @@
 // while a group holds no more than N − MAX_RECORDS matches it needs nothing but their times: no record, no alert
 // state. With 10,000 accounts and a hundred windowed rules nearly every group is such a group, and as a bare
 // array in a per-rule map it costs about a fifth of a full GroupState (docs/performance.md, "Memory"). Most such
-// groups hold a single match, so one time is kept as the bigint itself, not an array of one: that halves them
-// again, and a rule's groups are a dense list by account slot with several times packed into one bigint
-// (rule-times.ts). The transitions promote a group to a full GroupState when it outgrows that bound, and store both alike.
+// groups hold only a few matches, so a rule keeps its groups' times as 64-bit words in one pool outside the JS
+// heap, by account slot, rewritten in place (rule-times.ts). The transitions promote a group to a full GroupState
+// when it outgrows that bound, and store both alike.
 import type { CompiledRule, CompiledWindow } from './compile.js';
 import { groupsByAccount, keyOf } from './group-key.js';
 import { MAX_RECORDS, type StoredGroupState } from './group-state.js';

@@ -1,86 +1,127 @@
 // The match times of one rule's pending count groups, by account slot, in as little memory as they can take.
 //
-// At 10,000 TPS a rule with 10-minute count windows holds millions of match times across 10,000 accounts. As a
-// Map of account id → array of bigints, each group cost a hash-table entry (the per-rule tables alone were 0.44
-// MiB each, 31 MiB for 70 rules in the peak bench's heap snapshot), an array object, its element store, and a
-// 24-byte bigint per time: about 34 MiB of arrays for 450,000 groups of four times (docs/performance.md,
-// section 6). Here a rule keeps one dense list indexed by an account slot shared by all rules (8 bytes a slot),
-// a group of one time holds the bigint itself (the record's own, shared with the other rules it matched), and a
-// group of 2..PACK_MAX times holds them packed into one bigint of 64 bits each (16 + 8 × n bytes, nothing else),
-// with its count in a byte array beside the list. Times outside 0..2^64 − 1 (never a consensus timestamp, but
-// the ledger is untrusted) and longer groups stay a plain array: exact either way.
+// At 10,000 TPS a rule with 10-minute count windows holds millions of match times across 10,000 accounts
+// (docs/performance.md, section 6). As a Map of account id → array of bigints each group cost a hash-table entry,
+// an array and a 24-byte bigint a time; as one packed bigint a group it still cost a 16-byte header, and every
+// match made a new one, so the old generation filled with the replaced ones between collections. Here a rule
+// keeps its times in one pool of 64-bit words outside the JS heap: each group owns a block of 1, 2, 3, 4, 6 …
+// PACK_MAX words, rewritten in place while it fits, with freed blocks kept for reuse by size. Per slot (an account slot
+// shared by all rules) the rule keeps the block's offset, its size class and how many times it holds: 6 bytes.
+// Times outside 0..2^64 − 1 (never a consensus timestamp, but the ledger is untrusted) and longer groups stay a
+// plain array beside the pool: exact either way.
 
-/** Most times packed into one bigint; longer groups are arrays (an append to a packed value copies it whole). */
+/** Most times a pooled block holds; longer groups are arrays. */
 export const PACK_MAX = 32;
 
-const BITS = 64n;
-const MAX_U64 = (1n << BITS) - 1n;
-
-/** The stored form of a group: none, one time, a packed bigint (count in `counts`), or an array. */
-type Slot = bigint | readonly bigint[] | undefined;
+const MAX_U64 = (1n << 64n) - 1n;
+/** Block sizes by class: about 1.5 times apart, so a block wastes a sixth of itself on average. */
+const CLASS_SIZES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32];
+/** times → the smallest class whose blocks hold them (1 ≤ times ≤ PACK_MAX). */
+const CLASS_OF = Uint8Array.from({ length: PACK_MAX + 1 }, (_, n) =>
+  Math.max(
+    0,
+    CLASS_SIZES.findIndex((size) => size >= n),
+  ),
+);
 
 export class RuleTimes {
-  private readonly values: Slot[] = [];
-  /** Per slot: how many times a packed bigint holds (2..PACK_MAX); 0 when the slot is not packed. */
-  private counts = new Uint8Array(64);
+  /** The times of every pooled group, 64 bits each, oldest first within a block. */
+  private pool = new BigUint64Array(64);
+  /** Words of the pool handed out so far (blocks past it were never used). */
+  private used = 0;
+  /** Freed blocks' offsets, by size class. */
+  private readonly free: number[][] = CLASS_SIZES.map(() => []);
+  /** Per slot: its block's offset; its size class; how many times it holds (0: none pooled). */
+  private start = new Int32Array(64);
+  private sizeClass = new Uint8Array(64);
+  private count = new Uint8Array(64);
+  /** Groups that do not fit a block: more than PACK_MAX times, or a time outside 64 bits. */
+  private readonly other = new Map<number, readonly bigint[]>();
+  private top = 0;
 
   /** The times of a slot, oldest first; undefined when it holds none. */
   get(slot: number): readonly bigint[] | undefined {
-    const v = this.values[slot];
-    if (v === undefined || typeof v !== 'bigint') return v;
-    const n = this.counts[slot] ?? 0;
-    return n === 0 ? [v] : unpack(v, n);
+    const n = this.count[slot] ?? 0;
+    if (n === 0) return this.other.get(slot);
+    const at = this.start[slot] as number;
+    const out = new Array<bigint>(n);
+    for (let i = 0; i < n; i++) out[i] = this.pool[at + i] as bigint;
+    return out;
   }
 
-  /** The oldest time of a slot without unpacking the rest (the tick's trim asks this of every group). */
+  /** The oldest time of a slot without reading the rest (the tick's trim asks this of every group). */
   oldest(slot: number): bigint | undefined {
-    const v = this.values[slot];
-    if (v === undefined || typeof v !== 'bigint') return v?.[0];
-    return (this.counts[slot] ?? 0) === 0 ? v : BigInt.asUintN(64, v);
+    if ((this.count[slot] ?? 0) === 0) return this.other.get(slot)?.[0];
+    return this.pool[this.start[slot] as number];
   }
 
   /** Replaces a slot's times (oldest first); empty or undefined clears it. */
   set(slot: number, times: readonly bigint[] | undefined): void {
-    while (this.values.length <= slot) this.values.push(undefined);
-    if (slot >= this.counts.length) this.grow(slot);
-    this.counts[slot] = 0;
-    if (times === undefined || times.length === 0) this.values[slot] = undefined;
-    else if (times.length === 1) this.values[slot] = times[0] as bigint;
-    else if (times.length <= PACK_MAX && times.every(fits)) {
-      this.values[slot] = pack(times);
-      this.counts[slot] = times.length;
-    } else this.values[slot] = times.slice();
+    if (slot >= this.count.length) this.growSlots(slot);
+    if (slot >= this.top) this.top = slot + 1;
+    this.other.delete(slot);
+    const n = times?.length ?? 0;
+    if (times === undefined || n === 0 || n > PACK_MAX || !times.every(fits)) {
+      this.release(slot);
+      if (times !== undefined && n > 0) this.other.set(slot, times.slice());
+      return;
+    }
+    const wanted = CLASS_OF[n] as number;
+    const held = this.count[slot] ?? 0;
+    // Kept in place while it fits and is at most two classes too big (a group that shrank gives the room back).
+    if (held === 0 || (this.sizeClass[slot] ?? 0) < wanted || (this.sizeClass[slot] ?? 0) > wanted + 2) {
+      this.release(slot);
+      this.start[slot] = this.alloc(wanted);
+      this.sizeClass[slot] = wanted;
+    }
+    const at = this.start[slot] as number;
+    for (let i = 0; i < n; i++) this.pool[at + i] = times[i] as bigint;
+    this.count[slot] = n;
   }
 
   /** One past the highest slot ever set: the range to walk. */
   get length(): number {
-    return this.values.length;
+    return this.top;
   }
 
-  private grow(slot: number): void {
-    const next = new Uint8Array(Math.max(slot + 1, this.counts.length * 2));
-    next.set(this.counts);
-    this.counts = next;
+  /** Words of the pool in use or free for reuse (its high-water mark): for tests and the memory figures. */
+  get pooledWords(): number {
+    return this.used;
   }
+
+  private release(slot: number): void {
+    if ((this.count[slot] ?? 0) === 0) return;
+    this.free[this.sizeClass[slot] ?? 0]?.push(this.start[slot] as number);
+    this.count[slot] = 0;
+  }
+
+  private alloc(sizeClass: number): number {
+    const reused = this.free[sizeClass]?.pop();
+    if (reused !== undefined) return reused;
+    const size = CLASS_SIZES[sizeClass] as number;
+    if (this.used + size > this.pool.length) {
+      const next = new BigUint64Array(Math.max(this.used + size, Math.ceil(this.pool.length * 1.5)));
+      next.set(this.pool);
+      this.pool = next;
+    }
+    const at = this.used;
+    this.used += size;
+    return at;
+  }
+
+  private growSlots(slot: number): void {
+    const length = Math.max(slot + 1, this.count.length * 2);
+    this.start = grown(this.start, new Int32Array(length));
+    this.sizeClass = grown(this.sizeClass, new Uint8Array(length));
+    this.count = grown(this.count, new Uint8Array(length));
+  }
+}
+
+function grown<T extends Int32Array | Uint8Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
 
 function fits(t: bigint): boolean {
   return t >= 0n && t <= MAX_U64;
-}
-
-/** Oldest in the low 64 bits. */
-function pack(times: readonly bigint[]): bigint {
-  let v = 0n;
-  for (let i = times.length - 1; i >= 0; i--) v = (v << BITS) | (times[i] as bigint);
-  return v;
-}
-
-function unpack(v: bigint, n: number): bigint[] {
-  const out = new Array<bigint>(n);
-  let rest = v;
-  for (let i = 0; i < n; i++) {
-    out[i] = BigInt.asUintN(64, rest);
-    rest >>= BITS;
-  }
-  return out;
 }

@@ -265,7 +265,10 @@ describe('Dockerfile', () => {
       .filter((i) => i.keyword === 'ENV')
       .flatMap((i) => [...i.args.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1], m[2]]));
 
-    expect(Object.fromEntries(env)).toMatchObject({ NODE_ENV: 'production', MALLOC_MMAP_THRESHOLD_: '65536' });
+    expect(Object.fromEntries(env)).toMatchObject({
+      NODE_ENV: 'production',
+      MALLOC_MMAP_THRESHOLD_: '65536',
+    });
   });
 
   it('puts no secret in ENV or ARG', () => {
