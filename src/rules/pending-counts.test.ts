@@ -59,4 +59,23 @@ describe('PendingCounts', () => {
     expect(q.takeDirty()).toEqual([]);
     expect([q.get('r', 'a'), q.get('r', 'b')]).toEqual([[5n * S], [6n * S, 7n * S]]);
   });
+
+  it('does not write a group a tick only trimmed; its stored expired times do not count after a restore', () => {
+    const p = new PendingCounts();
+    p.add('r', 'a', w, limit, 10n * S);
+    p.add('r', 'a', w, limit, 50n * S);
+    const stored = p.takeDirty();
+
+    expect(p.trim('r', w, 80n * S)).toEqual([]);
+    expect(p.get('r', 'a')).toEqual([50n * S]);
+    expect(p.takeDirty()).toEqual([]);
+
+    // The store still holds 10 s; restored, it is dropped by the next match as it was by the trim.
+    const q = new PendingCounts();
+    q.restore('r', 'a', stored[0]?.window.map(([t]) => BigInt(t)) ?? []);
+    for (const c of [p, q]) c.add('r', 'a', w, limit, 85n * S);
+    expect(q.get('r', 'a')).toEqual([50n * S, 85n * S]);
+    expect(q.get('r', 'a')).toEqual(p.get('r', 'a'));
+    expect(q.takeDirty().map((g) => g.window.length)).toEqual([2]);
+  });
 });

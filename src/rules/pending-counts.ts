@@ -93,7 +93,14 @@ export class PendingCounts {
     return times;
   }
 
-  /** Drops times that left the window; returns the keys of groups left empty (forgotten). */
+  /**
+   * Drops times that left the window; returns the keys of groups left empty (forgotten). A group that keeps some
+   * times is not marked for writing, as a full state's window is not: its stored row may hold times that have
+   * left the window, which a restored group drops again before it counts (add() trims from the newest match).
+   * Writing every trimmed group put nearly every group into a few ticks' transactions once the first windows
+   * expired: the heap in use jumped by about 40 MiB at that moment of the peak bench (docs/performance.md,
+   * section 6).
+   */
   trim(ruleId: string, w: CompiledWindow, nowNs: bigint): string[] {
     const rule = this.byRule.get(ruleId);
     const emptied: string[] = [];
@@ -104,8 +111,7 @@ export class PendingCounts {
       const account = this.accounts[slot] ?? '';
       const kept = inWindow(rule.get(slot) ?? [], w, nowNs);
       rule.set(slot, kept);
-      if (kept !== undefined) this.markDirty(ruleId, account);
-      else {
+      if (kept === undefined) {
         this.dirty.get(ruleId)?.delete(account);
         emptied.push(pendingKey(ruleId, account));
       }
