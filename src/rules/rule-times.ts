@@ -5,8 +5,9 @@
 // an array and a 24-byte bigint a time; as one packed bigint a group it still cost a 16-byte header, and every
 // match made a new one, so the old generation filled with the replaced ones between collections. Here a rule
 // keeps its times in one pool of 64-bit words outside the JS heap: each group owns a block of 1, 2, 3, 4, 6 …
-// PACK_MAX words, rewritten in place while it fits, with freed blocks kept for reuse by size. Per slot (an account slot
-// shared by all rules) the rule keeps the block's offset, its size class and how many times it holds: 6 bytes.
+// PACK_MAX words, rewritten in place while it fits, with freed blocks kept for reuse by size. Per slot (an
+// account slot shared by all rules) the rule keeps the block's offset, its size class and how many times it
+// holds: 6 bytes.
 // Times outside 0..2^64 − 1 (never a consensus timestamp, but the ledger is untrusted) and longer groups stay a
 // plain array beside the pool: exact either way.
 
