@@ -49,7 +49,8 @@ FROM node:22.23.3-bookworm-slim AS runtime
 # glibc returns a freed block of 64 KiB or more to the kernel at once instead of keeping it in the heap: response
 # bodies and socket chunks of that size come and go hundreds of times a second at the ledger's peak, and the
 # default (a threshold that rises to the largest block freed) kept them resident, about 13 MiB of RSS more at
-# 10,000 TPS (docs/performance.md, section 6, "Native memory"). The peak bench runs the daemon with it too.
+# 10,000 TPS (docs/performance.md, section 6, "Memory over a sustained peak"). The peak bench runs the daemon
+# with it too.
 ENV NODE_ENV=production \
     MALLOC_MMAP_THRESHOLD_=65536
 WORKDIR /app
