@@ -104,10 +104,8 @@ export class PendingCounts {
   trim(ruleId: string, w: CompiledWindow, nowNs: bigint): string[] {
     const rule = this.byRule.get(ruleId);
     const emptied: string[] = [];
-    const oldest = nowNs - w.durationNs;
-    for (let slot = 0; rule && slot < rule.length; slot++) {
-      const first = rule.oldest(slot);
-      if (first === undefined || first > oldest) continue;
+    if (!rule) return emptied;
+    for (const slot of rule.startingBy(nowNs - w.durationNs)) {
       const account = this.accounts[slot] ?? '';
       const kept = inWindow(rule.get(slot) ?? [], w, nowNs);
       rule.set(slot, kept);

@@ -14,8 +14,8 @@ describe('RuleTimes', () => {
     r.set(5, times);
 
     expect(r.get(5)).toEqual(times);
-    expect(r.oldest(5)).toBe(times[0]);
-    expect([r.get(4), r.oldest(4), r.length]).toEqual([undefined, undefined, 6]);
+    expect([r.startingBy(times[0]!), r.startingBy(times[0]! - 1n)]).toEqual([[5], []]);
+    expect([r.get(4), r.length]).toEqual([undefined, 6]);
   });
 
   it('keeps the edges of 64 bits, and times beyond them (a hostile ledger) unpacked but exact', () => {
@@ -28,7 +28,14 @@ describe('RuleTimes', () => {
     r.set(2, [MAX_U64 + 10n]);
 
     expect([r.get(0), r.get(1), r.get(2)]).toEqual([edges, beyond, [MAX_U64 + 10n]]);
-    expect([r.oldest(0), r.oldest(1), r.oldest(2)]).toEqual([0n, -1n, MAX_U64 + 10n]);
+    expect([-2n, -1n, 0n, MAX_U64, MAX_U64 + 9n, MAX_U64 + 10n].map((b) => r.startingBy(b))).toEqual([
+      [],
+      [1],
+      [0, 1],
+      [0, 1],
+      [0, 1],
+      [0, 1, 2],
+    ]);
   });
 
   it('keeps slots apart and clears one without touching its neighbours', () => {
@@ -78,7 +85,6 @@ describe('RuleTimes', () => {
       if (step === 10_000) highWater = r.pooledWords;
       const probe = next(64);
       expect(r.get(probe)).toEqual(model.get(probe));
-      expect(r.oldest(probe)).toBe(model.get(probe)?.[0]);
     }
     for (let slot = 0; slot < 64; slot++) expect(r.get(slot)).toEqual(model.get(slot));
     // 64 slots of at most 32 words each: the pool is bounded by what the groups hold, not by how often they change.
@@ -108,5 +114,34 @@ describe('RuleTimes', () => {
 
     expect(r.pooledWords).toBe(big + 1);
     expect([r.get(0), r.get(1)?.[15]]).toEqual([[7n], 115n]);
+  });
+
+  it('finds the groups whose oldest time is at or before a bound, also where the high 32 bits tie', () => {
+    const r = new RuleTimes();
+    const model = new Map<number, bigint[]>();
+    let seed = 11;
+    const next = (n: number) => {
+      seed = (seed * 48_271) % 2_147_483_647;
+      return seed % n;
+    };
+    const base = 1_764_000_000n * 1_000_000_000n;
+    const near = (at: bigint) => [at - 1n, at, at + 1n][next(3)] as bigint;
+    for (let round = 0; round < 300; round++) {
+      const slot = next(200);
+      // Times around one high-half boundary (k × 2^32) and inside one high half, so both comparisons are taken.
+      const first =
+        next(2) === 0 ? near(((base >> 32n) + BigInt(next(4))) << 32n) : base + BigInt(next(1_000));
+      const times = [first, first + BigInt(1 + next(10))];
+      if (next(40) === 0) times[0] = -BigInt(1 + next(5));
+      r.set(slot, times);
+      model.set(slot, times);
+      for (const bound of [first, first - 1n, first + 1n, near(first & ~0xffff_ffffn), -1n, -7n]) {
+        const expected = [...model]
+          .filter(([, t]) => (t[0] as bigint) <= bound)
+          .map(([s]) => s)
+          .sort((a, b) => a - b);
+        expect(r.startingBy(bound)).toEqual(expected);
+      }
+    }
   });
 });

@@ -15,6 +15,8 @@
 export const PACK_MAX = 32;
 
 const MAX_U64 = (1n << 64n) - 1n;
+/** Where a 32-bit view of the pool finds a word's high half: second on little-endian platforms, first otherwise. */
+const HIGH_HALF = new Uint32Array(new BigUint64Array([1n]).buffer)[0] === 1 ? 1 : 0;
 /** Block sizes by class: about 1.5 times apart, so a block wastes a sixth of itself on average. */
 const CLASS_SIZES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32];
 /** times → the smallest class whose blocks hold them (1 ≤ times ≤ PACK_MAX). */
@@ -28,6 +30,8 @@ const CLASS_OF = Uint8Array.from({ length: PACK_MAX + 1 }, (_, n) =>
 export class RuleTimes {
   /** The times of every pooled group, 64 bits each, oldest first within a block. */
   private pool = new BigUint64Array(64);
+  /** The same words as 32-bit halves: the trim compares high halves without making a bigint per group. */
+  private halves = new Uint32Array(this.pool.buffer);
   /** Words of the pool handed out so far (blocks past it were never used). */
   private used = 0;
   /** Freed blocks' offsets, by size class. */
@@ -50,10 +54,25 @@ export class RuleTimes {
     return out;
   }
 
-  /** The oldest time of a slot without reading the rest (the tick's trim asks this of every group). */
-  oldest(slot: number): bigint | undefined {
-    if ((this.count[slot] ?? 0) === 0) return this.other.get(slot)?.[0];
-    return this.pool[this.start[slot] as number];
+  /**
+   * The slots whose oldest time is at or before `bound`, in slot order. The tick's trim asks this of every group
+   * of a rule, so each oldest time's high 32 bits are compared first, without making a bigint: only a group whose
+   * high half equals the bound's (a 4.3 s span) has its whole time read.
+   */
+  startingBy(bound: bigint): number[] {
+    const out: number[] = [];
+    // Pooled times are 0..2^64 − 1: none is at or before a negative bound, all are at or before one past them.
+    const boundHigh = bound < 0n ? -1 : bound > MAX_U64 ? 2 ** 32 : Number(bound >> 32n);
+    for (let slot = 0; slot < this.top; slot++) {
+      if (this.count[slot] === 0) continue;
+      const at = this.start[slot] as number;
+      const high = this.halves[at * 2 + HIGH_HALF] as number;
+      if (high > boundHigh || (high === boundHigh && (this.pool[at] as bigint) > bound)) continue;
+      out.push(slot);
+    }
+    if (this.other.size === 0) return out;
+    for (const [slot, times] of this.other) if ((times[0] as bigint) <= bound) out.push(slot);
+    return out.sort((a, b) => a - b);
   }
 
   /** Replaces a slot's times (oldest first); empty or undefined clears it. */
@@ -104,6 +123,7 @@ export class RuleTimes {
       const next = new BigUint64Array(Math.max(this.used + size, Math.ceil(this.pool.length * 1.5)));
       next.set(this.pool);
       this.pool = next;
+      this.halves = new Uint32Array(next.buffer);
     }
     const at = this.used;
     this.used += size;
