@@ -7,9 +7,8 @@
 // keeps its times in one pool of 64-bit words outside the JS heap: each group owns a block of 1, 2, 3, 4, 6 …
 // PACK_MAX words, rewritten in place while it fits, with freed blocks kept for reuse by size. Per slot (an
 // account slot shared by all rules) the rule keeps the block's offset, its size class and how many times it
-// holds: 6 bytes.
-// Times outside 0..2^64 − 1 (never a consensus timestamp, but the ledger is untrusted) and longer groups stay a
-// plain array beside the pool: exact either way.
+// holds: 6 bytes. Times outside 0..2^64 − 1 (never a consensus timestamp, but the ledger is untrusted) and
+// longer groups stay a plain array beside the pool: exact either way.
 
 /** Most times a pooled block holds; longer groups are arrays. */
 export const PACK_MAX = 32;
@@ -42,6 +41,7 @@ export class RuleTimes {
   private count = new Uint8Array(64);
   /** Groups that do not fit a block: more than PACK_MAX times, or a time outside 64 bits. */
   private readonly other = new Map<number, readonly bigint[]>();
+  /** One past the highest slot ever set: the range startingBy walks. */
   private top = 0;
 
   /** The times of a slot, oldest first; undefined when it holds none. */
@@ -97,11 +97,6 @@ export class RuleTimes {
     const at = this.start[slot] as number;
     for (let i = 0; i < n; i++) this.pool[at + i] = times[i] as bigint;
     this.count[slot] = n;
-  }
-
-  /** One past the highest slot ever set: the range to walk. */
-  get length(): number {
-    return this.top;
   }
 
   /** Words of the pool in use or free for reuse (its high-water mark): for tests and the memory figures. */
