@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  ALERTMANAGER_BINARY,
+  ALERTMANAGER_TESTS_RUN,
+  alertmanagerBinary,
   startAlertmanager,
   type AlertmanagerProcess,
 } from '../helpers/alertmanager-process.js';
@@ -32,14 +33,14 @@ interface AmAlert {
   readonly status: { readonly state: string };
 }
 
-describe.skipIf(!ALERTMANAGER_BINARY)('the daemon against a real Alertmanager', () => {
+describe.skipIf(!ALERTMANAGER_TESTS_RUN)('the daemon against a real Alertmanager', () => {
   let env: DaemonEnv;
   let am: AlertmanagerProcess;
   let pages: HttpSink;
   beforeEach(async () => {
     env = await startDaemonEnv();
     pages = await startHttpSink();
-    am = await startAlertmanager(ALERTMANAGER_BINARY ?? '', {
+    am = await startAlertmanager(alertmanagerBinary(), {
       resolveTimeout: `${RESOLVE_TIMEOUT_S}s`,
       webhookUrl: `${pages.origin}/page`,
     });
@@ -124,5 +125,5 @@ self_monitoring: { enabled: false }
   }, 120_000);
 });
 
-if (!ALERTMANAGER_BINARY)
+if (!ALERTMANAGER_TESTS_RUN)
   it.skip('daemon Alertmanager test skipped: prometheus-alertmanager is not installed (apt-get install prometheus-alertmanager)', () => {});

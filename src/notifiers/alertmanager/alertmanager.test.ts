@@ -3,7 +3,8 @@ import { startHttpSink } from '../../../test/helpers/http-sink.js';
 import { createPacers } from '../../delivery/pacer.js';
 import { testAlert, testAlerts } from '../../../test/helpers/alerts.js';
 import {
-  ALERTMANAGER_BINARY,
+  ALERTMANAGER_TESTS_RUN,
+  alertmanagerBinary,
   startAlertmanager,
   type AlertmanagerProcess,
 } from '../../../test/helpers/alertmanager-process.js';
@@ -94,12 +95,12 @@ describe('alertmanager notifier against a local HTTP server', () => {
   });
 });
 
-describe.skipIf(!ALERTMANAGER_BINARY)(
+describe.skipIf(!ALERTMANAGER_TESTS_RUN)(
   'alertmanager notifier against a real Alertmanager (apt: prometheus-alertmanager)',
   () => {
     let am: AlertmanagerProcess;
     beforeAll(async () => {
-      am = await startAlertmanager(ALERTMANAGER_BINARY ?? '');
+      am = await startAlertmanager(alertmanagerBinary());
     });
     afterAll(() => am?.stop());
 
@@ -157,5 +158,5 @@ describe.skipIf(!ALERTMANAGER_BINARY)(
   },
 );
 
-if (!ALERTMANAGER_BINARY)
+if (!ALERTMANAGER_TESTS_RUN)
   it.skip('real Alertmanager test skipped: prometheus-alertmanager is not installed (apt-get install prometheus-alertmanager)', () => {});
