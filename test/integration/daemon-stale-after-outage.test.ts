@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { largeDebit } from '@ledger-sentinel/simulator/traffic-inject';
 import { LARGE_DEBIT_RULE, httpUrlOf, startDaemonEnv, until, type DaemonEnv } from './daemon-harness.js';
 
 /** A proxy in front of the ledger that answers 503 to everything while `failing`. */
@@ -92,8 +92,11 @@ self_monitoring: { notify: [ops-slack], query_service_down_after: 1s, account_st
     proxy.state.failing = false;
     await until(async () => (await fetch(`${url}/readyz`)).status === 200);
     await until(async () => (await maxStaleness(url)) < 1.5);
-    // Room for a wrong alert of the last checks to be delivered before looking.
-    await delay(1000);
+    // A positive event before looking for an absence: a marker debit injected now is read by a later round,
+    // evaluated and delivered through the same outbox, so every self-monitoring check of the recovery (one each
+    // 200 ms) has had its chance to emit a wrong stale alert, and a delivered one would stand before the marker.
+    env.ledger.ledger.inject(largeDebit('0.0.1001', 5000n * 100_000_000n, '0.0.1002', 'after-recovery'));
+    await until(async () => env.slack.requests.some((r) => r.body.includes('5,000')));
     daemon.abort();
     await daemon.done;
 

@@ -137,6 +137,7 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name}${extra.ha} }
     await b.start();
     await until(async () => (await ready(b)).includes('leader: pod-a'), 'pod-b to stand by');
 
+    const firstInjectedNs = ledger.ledger.nowNs();
     ledger.ledger.inject(largeDebit('0.0.1003', 1200n * HBAR, '0.0.1001', 'while-a-leads'));
     await until(async () => delivered('1,200') > 0, 'the alert from pod-a');
     const standby = { ready: await fetch(`${http(b)}/readyz`), text: await ready(b) };
@@ -152,8 +153,12 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name}${extra.ha} }
     await a.stop({ graceMs: 1000 });
     await until(async () => (await ready(b)).includes('first poll done'), 'pod-b to lead and poll');
     // The rule state is shared, so the rule's 1 s throttle spans the handover: a second debit within 1 s of
-    // ledger time after the first would rightly be throttled. The ledger's clock follows the wall clock.
-    await new Promise((r) => setTimeout(r, 1_500));
+    // ledger time after the first would rightly be throttled. Wait on the ledger's own clock, the state the
+    // throttle compares, rather than for a fixed time.
+    await until(
+      async () => ledger.ledger.nowNs() >= firstInjectedNs + 1_500_000_000n,
+      'the ledger clock past the throttle of the first alert',
+    );
     ledger.ledger.inject(largeDebit('0.0.1003', 1700n * HBAR, '0.0.1001', 'after-handover'));
     await until(async () => delivered('1,700') > 0, 'the alert from pod-b');
     const after = { b: await sent(b), bLeader: await metric(b, 'ledger_sentinel_leader') };
