@@ -273,6 +273,7 @@ describe('the fast path and zod read every page alike (property)', () => {
   });
 
   it('a reward the fast path accepts is exactly what zod makes of it', () => {
+    let accepted = 0;
     fc.assert(
       fc.property(reward, (item) => {
         const raw = JSON.parse(quoteUnsafeIntegers(toWireText(item))) as unknown;
@@ -280,10 +281,15 @@ describe('the fast path and zod read every page alike (property)', () => {
         const fast = checkStakingReward(raw);
         const slow = StakingReward.safeParse(raw);
 
-        if (fast !== undefined && fast !== UNSAFE_INTEGER)
+        if (fast !== undefined && fast !== UNSAFE_INTEGER) {
+          accepted += 1;
           expect(slow.success ? slow.data : 'rejected by zod').toEqual(fast);
+        }
       }),
       RUNS,
     );
+
+    // Not vacuous: a good share of the rewards takes the fast path (the comparison above ran on them).
+    expect(accepted).toBeGreaterThan(RUNS.numRuns / 10);
   });
 });
