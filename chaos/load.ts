@@ -2,7 +2,7 @@
 // (--quick: 1 minute), global strategy, 50 generated rules plus marker rules. Staleness bounded, memory flat
 // over the second half, no error logged, no marker lost. Default tail settings (immediate global mode, 10 s
 // overlap: about 20 requests/s at 1,000 TPS) and the daemon as deployed: compiled, with the chart's NODE_OPTIONS.
-import { checked, figure, percentile, round, type Figure } from '../bench/lib/figures.js';
+import { checked, figure, maxOf, percentile, round, type Figure } from '../bench/lib/figures.js';
 import { ruleFileText } from '../bench/lib/rule-set.js';
 import { sample, secondHalfGrowth, type Sample } from '../bench/lib/sampler.js';
 import { runMarkers } from './lib/marker-run.js';
@@ -52,7 +52,7 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
       checked(
         SUITE,
         'max staleness (10 stalest streams, after 10 s)',
-        round(Math.max(...staleness), 1),
+        round(maxOf(staleness), 1),
         '<=',
         STALENESS_BOUND_S,
         { unit: 's', note: `p50 of samples ${round(percentile(staleness, 50), 1)} s` },

@@ -28,6 +28,22 @@ export const QUERY_FAULTS = FaultProfile.parse({
   late_visibility: { fraction: 0.05, delay_ms: 6_000 },
 });
 
+/**
+ * The fault kinds of QUERY_FAULTS that the run's request count made likely (rate × requests ≥ 5, so a correct
+ * injector misses one with probability below 1 %) yet the ledger never injected: a run that injected none of a
+ * kind proved nothing about it.
+ */
+function missingKinds(faults: { requests: number; byKind: Readonly<Record<string, number>> }): number {
+  const rates = QUERY_FAULTS.routes['*'];
+  if (!rates) return Number.NaN;
+  const kinds = { ...rates, slow: rates.slow } as Record<string, unknown>;
+  const names = ['rate_limit', 'server_error', 'unavailable', 'reset', 'malformed', 'truncated', 'slow'];
+  return names.filter((k) => {
+    const rate = typeof kinds[k] === 'number' ? (kinds[k] as number) : 0;
+    return rate * faults.requests >= 5 && (faults.byKind[k] ?? 0) === 0;
+  }).length;
+}
+
 async function run(ctx: ChaosContext): Promise<Figure[]> {
   const markers = ctx.quick ? 40 : 200;
   const durationMs = ctx.quick ? 30_000 : 180_000;
@@ -52,7 +68,10 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
     const faults = rig.ledger.faultStats();
     const injected = Object.values(faults.byKind).reduce((a, b) => a + b, 0);
     return [
-      figure(SUITE, 'query-service requests', faults.requests, {
+      figure(SUITE, 'query-service requests', faults.requests),
+      // The scenario is about faults: a run in which the ledger injected none (or only some kinds) proved nothing
+      // about the others.
+      checked(SUITE, 'fault kinds expected ≥ 5 times but never injected', missingKinds(faults), '==', 0, {
         note: `${injected} faulted: ${Object.entries(faults.byKind)
           .map(([k, v]) => `${k} ${v}`)
           .join(', ')}`,

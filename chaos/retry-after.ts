@@ -3,7 +3,7 @@
 // alerts for one account go to Slack, email and a webhook. Email and the webhook must keep delivering during the
 // pause (their max delay is the figure), Slack must get everything once after it recovers, nothing is
 // dead-lettered, the depth gauge shows the paused rows, and Slack is never retried sooner than the cap.
-import { checked, figure, round, type Figure } from '../bench/lib/figures.js';
+import { checked, figure, maxOf, round, type Figure } from '../bench/lib/figures.js';
 import { metricsText, spawnSentinel, until } from '../bench/lib/daemon-process.js';
 import { sentinelDir } from '../bench/lib/sentinel-config.js';
 import { startLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
@@ -150,7 +150,7 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
     const delays = [...injectedAt].flatMap(([id, at]) =>
       [seenAt.mail.get(id), seenAt.hook.get(id)].map((seen) => (seen === undefined ? Infinity : seen - at)),
     );
-    const maxDelayS = round(Math.max(...delays) / 1000, 1);
+    const maxDelayS = round(maxOf(delays) / 1000, 1);
     const deliveredDuringPause = [...injectedAt.keys()].filter(
       (id) => (seenAt.mail.get(id) ?? Infinity) < pauseEnd && (seenAt.hook.get(id) ?? Infinity) < pauseEnd,
     ).length;

@@ -55,6 +55,11 @@ export function round(n: number, digits = 2): number {
   return Math.round(n * f) / f;
 }
 
+/** The largest value, or NaN for none: an empty sample then fails every check instead of passing as -Infinity. */
+export function maxOf(values: readonly number[]): number {
+  return values.length === 0 ? Number.NaN : Math.max(...values);
+}
+
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
