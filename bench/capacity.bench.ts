@@ -130,19 +130,25 @@ interface Ceiling {
   readonly contender: Contender;
   readonly budget: number;
   readonly ceiling: number;
+  /** Past the largest measured rate (or account count): carried on linearly, not measured. */
+  readonly extrapolated: boolean;
 }
 const ceilings: Ceiling[] = [];
+function ceilingOf(contender: Contender, budget: number, points: { x: number; rps: number }[]): Ceiling {
+  const at = ceiling(points, budget);
+  return { contender, budget, ceiling: at, extrapolated: at > Math.max(...points.map((p) => p.x)) };
+}
 for (const budget of [10, 50, 200]) {
   for (const contender of ['global immediate', 'global settled'] as const) {
     const points = runs
       .filter((r) => r.contender === contender)
       .map((r) => ({ x: r.tps, rps: r.reqPerSecond }));
-    ceilings.push({ contender, budget, ceiling: ceiling(points, budget) });
+    ceilings.push(ceilingOf(contender, budget, points));
   }
   const points = runs
     .filter((r) => r.contender === 'per-account')
     .map((r) => ({ x: r.accounts, rps: r.reqPerSecond }));
-  ceilings.push({ contender: 'per-account', budget, ceiling: ceiling(points, budget) });
+  ceilings.push(ceilingOf('per-account', budget, points));
 }
 // Each ceiling the simulator can reach on this machine is run at 90 % and 120 % of it through a budget of that
 // size: staleness must stay flat below it and grow above. (The global ceilings of 50 and 200 req/s lie at
@@ -175,6 +181,7 @@ console.table(
     strategy: c.contender,
     'budget req/s': c.budget,
     ceiling: c.ceiling,
+    measured: c.extrapolated ? 'no: extrapolated past the last measured point' : 'within the measured points',
     of: c.contender === 'per-account' ? 'accounts (2 streams each, 200 TPS)' : 'TPS (any number of accounts)',
   })),
 );

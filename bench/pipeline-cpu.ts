@@ -2,11 +2,13 @@
 // takeChanges) against JSON.parse, but timed in CPU time per chunk of 10 pages, keeping each chunk's minimum over
 // many alternating rounds and summing those. With 7 other sessions on 2 cores, a 200-page round almost never runs
 // undisturbed, a 10-page chunk often does; wall-clock rounds (bench 1) then vary by ±30 % or more.
-// Development aid, not part of `npm run bench`:
+// `npm run bench` checks the same CPU-time ratio in bench 1 (bench/lib/cpu-per-page.ts); this script adds the
+// per-stage cut and a before/after against another checkout:
 //   node --conditions=source --import tsx bench/pipeline-cpu.ts [--rounds 25] [--root <another checkout, for a before/after>]
 // --stages also times the pipeline cut after each stage (parse + validate, + match, + classify only, + state
 // transitions, + takeChanges), each with its own engine, and prints what each stage adds per page.
 import { parseArgs } from 'node:util';
+import { cpuPerPage } from './lib/cpu-per-page.js';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Bench from './pipeline.bench.js';
@@ -14,7 +16,6 @@ import type * as Page from '../src/ledger/page.js';
 import type * as Engine from '../src/rules/engine.js';
 import type * as Match from '../src/tail/match-account.js';
 
-const CHUNK = 10;
 const PAGES = 200;
 
 interface Modules {
@@ -60,22 +61,6 @@ function pipeline(m: Modules, upTo = STAGES.length - 1): (text: string) => void 
       }
     if (upTo === 4) engine.takeChanges();
   };
-}
-
-/** CPU µs per page of each contender: per-chunk minima over `rounds` (the first 3 warm up), summed. */
-function cpuPerPage(pages: readonly string[], contenders: ((t: string) => void)[], rounds: number): number[] {
-  const chunks = Math.ceil(pages.length / CHUNK);
-  const best = contenders.map(() => new Array<number>(chunks).fill(Infinity));
-  for (let r = 0; r < rounds; r++)
-    for (let c = 0; c < chunks; c++)
-      contenders.forEach((run, i) => {
-        const start = process.cpuUsage();
-        for (const text of pages.slice(c * CHUNK, (c + 1) * CHUNK)) run(text);
-        const used = process.cpuUsage(start);
-        const row = best[i] as number[];
-        if (r >= 3) row[c] = Math.min(row[c] as number, used.user + used.system);
-      });
-  return best.map((row) => row.reduce((a, b) => a + b, 0) / pages.length);
 }
 
 const { values } = parseArgs({

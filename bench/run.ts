@@ -5,6 +5,7 @@
 //
 // Each ratio is measured side by side inside its own benchmark. Figures from a shared, loaded machine are noisy:
 // the load average before and after the run is recorded with them.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -31,6 +32,8 @@ interface Results {
       loadAverageAfter: number[];
       quick: boolean;
       command: string;
+      /** `git rev-parse --short HEAD`, with `+changes` when the work tree differed from it. */
+      commit?: string;
       seconds: number;
     }
   >;
@@ -86,7 +89,7 @@ console.log(`\n${formatTable(figures)}`);
 const loadAfter = loadavg().map((l) => Math.round(l * 100) / 100);
 console.log(`\nload average before ${host.loadAverage.join(' ')}, after ${loadAfter.join(' ')}`);
 const command = `node --expose-gc --conditions=source --import tsx bench/run.ts${process.argv.length > 2 ? ` ${process.argv.slice(2).join(' ')}` : ''}`;
-const run = { machine: host, loadAverageAfter: loadAfter, quick: values.quick, command };
+const run = { machine: host, loadAverageAfter: loadAfter, quick: values.quick, command, commit: commitOf() };
 // With --only, the other benchmarks' figures (and the runs that measured them) are kept from the existing file.
 const previous =
   only && existsSync(values.out) ? (JSON.parse(readFileSync(values.out, 'utf8')) as Partial<Results>) : {};
@@ -107,3 +110,16 @@ writeFileSync(values.out, await prettier.format(JSON.stringify(results), { ...op
 console.log(`wrote ${values.out}`);
 const failures = figures.filter((f) => f.pass === false).length;
 console.log(`${figures.filter((f) => f.pass === true).length} targets met, ${failures} missed`);
+
+/** The commit measured: what a published figure names so that anyone can measure the same code again. */
+function commitOf(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const changed = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      encoding: 'utf8',
+    });
+    return changed.trim() ? `${head}+changes` : head;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
+}

@@ -15,7 +15,8 @@ import { createApp } from '../src/app/create-app.js';
 import { loadAll } from '../src/app/load-all.js';
 import { startLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
 import { spawnSentinel, until } from './lib/daemon-process.js';
-import { figure, percentile, round, type Figure } from './lib/figures.js';
+import { figure, maxOf, percentile, round, type Figure } from './lib/figures.js';
+import { TARGETS, checkedTarget } from './targets.js';
 import { isMain, runStandalone, type BenchOptions } from './lib/options.js';
 import { ruleFiles } from './lib/rule-set.js';
 import { sentinelDir } from './lib/sentinel-config.js';
@@ -210,21 +211,27 @@ export async function startupBench(options: BenchOptions): Promise<Figure[]> {
       figure(SUITE, `same run: cold load of config + ${FILES} rule files`, med(inPlace.cold), { unit: 'ms' }),
       figure(
         SUITE,
-        `same run: ${FILES} rule files, file change → reload swapped in place`,
+        `same run: ${FILES} rule files, file change → reload swapped in place: median`,
         med(inPlace.reload),
-        {
-          unit: 'ms',
-          note: `p100 ${round(Math.max(...inPlace.reload), 0)} ms; 25 ms debounce included; goal ≤ 100 ms`,
-        },
+        { unit: 'ms', note: '25 ms debounce included' },
       ),
-      figure(
+      // The goal is for every reload, so the slowest one is checked (the median above is the typical one).
+      checkedTarget(
+        SUITE,
+        `same run: ${FILES} rule files, file change → reload swapped in place: slowest`,
+        round(maxOf(inPlace.reload), 0),
+        TARGETS.reloadMaxMs,
+        { unit: 'ms', note: `${inPlace.reload.length} reloads; 25 ms debounce included` },
+      ),
+      checkedTarget(
         SUITE,
         'same run: polls missed during those reloads (sum)',
         sum(inPlace.gaps.map((g) => g.missed)),
+        TARGETS.reloadMissedPolls,
         {
           unit: 'polls',
           note:
-            `${inPlace.gaps.length} reloads at poll_interval 200 ms, goal 0; longest gap between rounds ` +
+            `${inPlace.gaps.length} reloads at poll_interval 200 ms; longest gap between rounds ` +
             `${Math.max(...inPlace.gaps.map((g) => g.longestGap))} ms (without a reload: ` +
             `${inPlace.baseline.missed} missed, longest ${inPlace.baseline.longestGap} ms in 20 rounds)`,
         },

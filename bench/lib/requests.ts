@@ -6,7 +6,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { checked, figure, type Figure } from './figures.js';
+import { figure, type Figure } from './figures.js';
+import { TARGETS, checkedTarget } from '../targets.js';
 import { isMain, runStandalone, type BenchOptions } from './options.js';
 
 const SUITE = '2 requests';
@@ -73,13 +74,17 @@ export async function requestsBench(options: BenchOptions): Promise<Figure[]> {
         note: `${r.requestsPerSecond} req/s, min pages ${r.minPagesPerMinute}/min, p99 staleness ${r.p99StalenessSeconds} s`,
       }),
     );
-    // settled reads each row about once; immediate reads it twice, the proven floor for handing rows over on
-    // arrival with the late-row guarantee (docs/tailing.md, "The request floor"), so its target is that floor.
+    // Each mode is checked against its goal (bench/targets.ts): the default `immediate` mode against issue
+    // #20's ≤ 1.5 ×, which it misses today (docs/tailing.md, "The request floor") — a goal is not relaxed to pass.
     if (r.strategy.startsWith('global'))
       figures.push(
-        checked(SUITE, `${name}: ÷ min pages`, ratio, '<=', r.strategy.includes('settled') ? 1.2 : 2, {
-          unit: '×',
-        }),
+        checkedTarget(
+          SUITE,
+          `${name}: ÷ min pages`,
+          ratio,
+          r.strategy.includes('settled') ? TARGETS.globalSettledPages : TARGETS.globalImmediatePages,
+          { unit: '×' },
+        ),
       );
     else figures.push(figure(SUITE, `${name}: ÷ min pages`, ratio, { unit: '×' }));
   }
@@ -88,9 +93,15 @@ export async function requestsBench(options: BenchOptions): Promise<Figure[]> {
     rows.find((r) => r.accounts === 10_000 && r.strategy.startsWith('global'));
   if (picked)
     figures.push(
-      checked(SUITE, `10,000 accounts, ${picked.strategy}: requests/s`, picked.requestsPerSecond, '<=', 50, {
-        unit: 'req/s',
-      }),
+      checkedTarget(
+        SUITE,
+        `10,000 accounts, ${picked.strategy}: requests/s`,
+        picked.requestsPerSecond,
+        TARGETS.requestsPerSecond10k,
+        {
+          unit: 'req/s',
+        },
+      ),
     );
   return figures;
 }
