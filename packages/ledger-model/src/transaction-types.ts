@@ -1,4 +1,6 @@
-// Transaction type codes and names of the 0.129 mirror node (docs/ledger-api.md §F5.2). Any other code prints UNKNOWN.
+// Transaction type codes and names the mirror node prints (docs/ledger-api.md §F5.2): the 0.129 line's, plus those
+// the service added up to the 0.160 line (system, TSS and history-proof transactions, hooks, registered nodes, ledger
+// id publication). Any other code prints UNKNOWN.
 export const TRANSACTION_TYPE_NAMES: ReadonlyMap<number, string> = new Map([
   [7, 'CONTRACTCALL'],
   [8, 'CONTRACTCREATEINSTANCE'],
@@ -53,7 +55,22 @@ export const TRANSACTION_TYPE_NAMES: ReadonlyMap<number, string> = new Map([
   [58, 'TOKENAIRDROP'],
   [59, 'TOKENCANCELAIRDROP'],
   [60, 'TOKENCLAIMAIRDROP'],
+  [65, 'STATESIGNATURETRANSACTION'],
+  [66, 'HINTSPREPROCESSINGVOTE'],
+  [67, 'HINTSKEYPUBLICATION'],
+  [68, 'HINTSPARTIALSIGNATURE'],
+  [69, 'HISTORYPROOFSIGNATURE'],
+  [70, 'HISTORYPROOFKEYPUBLICATION'],
+  [71, 'HISTORYPROOFVOTE'],
+  [72, 'CRSPUBLICATION'],
   [74, 'ATOMICBATCH'],
+  [75, 'HOOKSTORE'],
+  [76, 'HOOKDISPATCH'],
+  [77, 'LEDGERIDPUBLICATION'],
+  [78, 'REGISTEREDNODECREATE'],
+  [79, 'REGISTEREDNODEUPDATE'],
+  [80, 'REGISTEREDNODEDELETE'],
+  [81, 'MIGRATIONROOTHASHVOTE'],
 ]);
 
 /** Names the service accepts in `transactiontype=` (case-insensitive); UNKNOWN and NODE are rejected (docs/ledger-api.md §9). */

@@ -1,7 +1,7 @@
 // Test hooks: a transaction described by a few fields (a large debit from a given account, a deep call trace)
 // becomes overrides for the generator, which fills in everything else and gives it the next timestamps.
 import { normalizeEntityId } from '@ledger-sentinel/ledger-model/entity-id';
-import { TRANSACTION_MIX } from './traffic-mix.js';
+import { TRANSACTION_TYPES_BY_NAME } from './traffic-mix.js';
 import type { Population, SimAccount } from './traffic-population.js';
 import type { Leg } from './traffic-record.js';
 import type { GeneratedRecord, RecordOverrides } from './traffic.js';
@@ -48,7 +48,7 @@ function payerAccount(population: Population, id: string): SimAccount {
 
 export function injectOverrides(spec: InjectSpec, population: Population): RecordOverrides {
   const typeName = (spec.type ?? 'CRYPTOTRANSFER').toUpperCase();
-  const type = TRANSACTION_MIX.find((t) => t.name === typeName);
+  const type = TRANSACTION_TYPES_BY_NAME.get(typeName);
   if (!type)
     throw new RangeError(
       `inject: unknown transaction type "${spec.type}": use a name from transaction-types.ts`,

@@ -4,6 +4,7 @@ import { RESULT_NAMES } from '@ledger-sentinel/ledger-model/result-codes';
 import { TRANSACTION_TYPE_NAMES } from '@ledger-sentinel/ledger-model/transaction-types';
 import { serializeJson } from './json.js';
 import { createTraffic, type GeneratedRecord } from './traffic.js';
+import { TRANSACTION_MIX, TRANSACTION_TYPES_BY_NAME } from './traffic-mix.js';
 import { hostileMemoBase64 } from './hostile.js';
 
 const BASE = 1_700_000_000_000_000_000n;
@@ -29,12 +30,22 @@ describe('traffic', () => {
     expect(other).not.toEqual(first);
   });
 
-  it('covers every transaction type of 0.129', () => {
+  it('covers every transaction type of 0.129, and generates none of the node-internal ones added since', () => {
     const names = new Set(JSONS.map((j) => j.name));
+    const generated = new Set(TRANSACTION_MIX.map((t) => t.name));
 
-    const missing = [...TRANSACTION_TYPE_NAMES.values()].filter((n) => !names.has(n));
+    const missing = [...generated].filter((n) => !names.has(n));
+    const notGenerated = [...TRANSACTION_TYPE_NAMES.values()].filter((n) => !generated.has(n));
 
     expect(missing).toEqual([]);
+    expect(notGenerated).toContain('HOOKSTORE');
+    expect(notGenerated.filter((n) => names.has(n))).toEqual([]);
+  });
+
+  it('injects a type of the current line by name', () => {
+    const type = TRANSACTION_TYPES_BY_NAME.get('REGISTEREDNODECREATE');
+
+    expect(type).toMatchObject({ code: 78, name: 'REGISTEREDNODECREATE' });
   });
 
   it('produces records that parse with the client schema', () => {

@@ -75,6 +75,14 @@ const rows: Row[] = [
   ['result names, not listed', 'result: [DUPLICATE_TRANSACTION]', txEvent(), false],
   ['type listed', 'type: [CRYPTODELETE, CRYPTOTRANSFER]', txEvent(), true],
   ['type not listed', 'type: [CRYPTODELETE]', txEvent(), false],
+  // Types of the current service line (0.160): a rule on them is valid and matches what the service names.
+  [
+    'type of the current line',
+    'type: [HOOKSTORE, REGISTEREDNODECREATE]',
+    txEvent(tx({ name: 'HOOKSTORE' })),
+    true,
+  ],
+  ['a newer type, not listed', 'type: [LEDGERIDPUBLICATION]', txEvent(tx({ name: 'HOOKSTORE' })), false],
   ['debit at the threshold, fee included', 'debit: "10000.001 hbar"', txEvent(out(10_000n)), true],
   ['debit below the threshold', 'debit: "10001 hbar"', txEvent(out(10_000n)), false],
   ['debit in tinybars', 'debit: 1000100000', txEvent(out(10n)), true],
