@@ -21,6 +21,7 @@ import {
   runPromtool,
 } from '../../helm/tools/prometheus-rules.js';
 import { loadManifestValidator, type ManifestValidator } from '../../helm/tools/validate-manifest.js';
+import { checkPodFiles, writePodFiles } from '../../helm/tools/rendered-config.js';
 
 /** config.example.yaml as a user would paste it under config:, without state, http and ha (the chart sets them). */
 function exampleConfig(): Record<string, unknown> {
@@ -53,6 +54,16 @@ describe('values.schema.json', () => {
       'config.example.yaml as config: (less the sections the chart owns)',
       { ...defaults, config: exampleConfig() },
     ],
+    [
+      'the API token and the PostgreSQL TLS files from mounted Secrets (the rest of http and state)',
+      coalesceValues(defaults, {
+        config: {
+          http: { api_token_file: '/etc/ledger-sentinel/secrets/api-token', api_read_auth: true },
+          state: { postgres: { ssl: { ca_file: '/etc/ledger-sentinel/secrets/db-ca.pem' } } },
+          ha: { standby_refresh: '5s' },
+        },
+      }),
+    ],
   ])('accepts %s', (_label, values) => {
     const ok = validate(values);
 
@@ -81,6 +92,16 @@ describe('values.schema.json', () => {
       '/state/database/existingSecret must NOT have fewer than 1 characters',
     ],
     ['config.ha (set by the chart from ha)', { config: { ha: { enabled: true } } }, 'must NOT be valid'],
+    [
+      'config.http.port (set by the chart from service.port)',
+      { config: { http: { port: 80 } } },
+      'must NOT be valid',
+    ],
+    [
+      'config.state.postgres.url (set by the chart from state.database)',
+      { config: { state: { postgres: { url: 'postgres://x' } } } },
+      '/config/state/postgres/url must NOT be valid',
+    ],
     ['a tag-like digest', { image: { digest: 'latest' } }, 'must match pattern'],
     // The config block is checked with config.schema.json: these crash-looped the pod before.
     [
@@ -267,7 +288,8 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
     expect(pod.volumes).toContainEqual({ name: 'rules', configMap: { name: 'ledger-sentinel-rules' } });
     expect(config.state).toEqual({ dir: '/var/lib/ledger-sentinel' });
     expect(config.http).toEqual({ host: '0.0.0.0', port: 9464 });
-    expect(config.rules).toBeUndefined(); // no rule files: a pattern matching nothing is a config error
+    // The default values ship example rules, disabled: a pattern matching no file would be a config error.
+    expect(config.rules).toEqual({ paths: ['/etc/ledger-sentinel/rules/*.yaml'] });
     expect(configOf(ci).rules).toEqual({ paths: ['/etc/ledger-sentinel/rules/*.yaml'] });
     expect(manifest(defaults, 'Deployment').spec.template.metadata.annotations).toBeUndefined();
   });
@@ -293,6 +315,19 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
     expect(loaded.ok ? [] : loaded.issues.map(formatIssue)).toEqual([]);
     expect(Object.keys(known)).toEqual(expect.arrayContaining(['ledger', 'state', 'http', 'log']));
   });
+
+  it.for([
+    ['default', () => defaults],
+    ['CI', () => ci],
+  ] as const)(
+    'renders config and rule files that ledger-sentinel check --offline accepts (%s values)',
+    async ([, result]) => {
+      const outcome = await checkPodFiles(writePodFiles(result()));
+
+      expect(outcome.output).toMatch(/config\.yaml: valid: /);
+      expect(outcome.code).toBe(0);
+    },
+  );
 
   it('references existing Secrets as files under /etc/ledger-sentinel/secrets and as env vars (CI values)', () => {
     const pod = manifest(ci, 'Deployment').spec.template.spec as Obj;
