@@ -16,6 +16,7 @@ import { coalesceValues, compileValuesSchema, readValues } from '../../helm/tool
 import { CI_VALUES, findManifest, renderChart, type RenderResult } from '../../helm/tools/render-chart.js';
 import {
   dashboardQueriesAsRules,
+  dashboardWithoutNamespace,
   promtoolAvailable,
   RULE_TESTS,
   runPromtool,
@@ -442,6 +443,21 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
     const result = runPromtool(spec, tests);
 
     expect(result.output, 'promtool is required in CI: apt-get install prometheus').not.toMatch(/ENOENT/);
+    expect(result.ok, result.output).toBe(true);
+  });
+
+  it('shows the dashboard on series without a namespace label (Prometheus without the Operator)', ({
+    skip,
+  }) => {
+    if (!hasPromtool && !inCi) skip('promtool is not installed (apt-get install prometheus)');
+    const variables = dashboardJson().templating.list.filter((v: Obj) => v.type === 'query') as Obj[];
+
+    const result = dashboardWithoutNamespace(dashboardJson());
+
+    expect(variables.map((v) => [v.name, v.includeAll, v.allValue, v.current?.value])).toEqual([
+      ['namespace', true, '.*', ['$__all']],
+      ['job', true, '.*', ['$__all']],
+    ]);
     expect(result.ok, result.output).toBe(true);
   });
 
