@@ -489,6 +489,8 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
     );
     expect(defaults.notes).toContain('kubectl -n monitoring port-forward svc/ledger-sentinel 9464');
     expect(ci.notes).not.toContain('WARNING');
+    expect(defaults.notes).toContain('NEXT STEP: no account is watched and the example rules ship disabled');
+    expect(ci.notes).not.toContain('NEXT STEP');
   });
 
   it('caps the V8 heap through NODE_OPTIONS by default (the flags bench 4 and chaos 8 run with), or not at all', () => {
