@@ -62,7 +62,10 @@ async function checkConfig(
     say('config.yaml: not checked (existingConfigMap: check your ConfigMap with ledger-sentinel check)');
     return 0;
   }
-  const outcome = await checkPodFiles(writePodFiles(result));
+  const files = writePodFiles(result);
+  if (files.rulesNotRendered)
+    say('rule files: not checked (rules.existingConfigMap: check them with ledger-sentinel check)');
+  const outcome = await checkPodFiles(files);
   const text = outcome.output.trim().replaceAll('\n', '\n    ');
   say(`config.yaml (ledger-sentinel check --offline): ${outcome.code === 0 ? 'ok' : 'FAIL'}\n    ${text}`);
   return outcome.code === 0 ? 0 : 1;

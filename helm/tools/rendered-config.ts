@@ -18,6 +18,8 @@ export interface PodFiles {
   readonly config: Record<string, unknown>;
   /** The environment the pod's config can refer to (${VAR}): every env name of the container, with stand-ins. */
   readonly env: Record<string, string>;
+  /** The rules come from rules.existingConfigMap: not rendered, so not checked (an empty stand-in is). */
+  readonly rulesNotRendered: boolean;
 }
 
 /**
@@ -42,11 +44,17 @@ export function writePodFiles(
   const config = parse(moved) as Record<string, unknown>;
   options.edit?.(config);
   mkdirSync(join(dir, 'rules'), { recursive: true });
-  for (const [file, text] of Object.entries(data('-rules') ?? {}))
-    writeFileSync(join(dir, 'rules', file), text);
+  const rules = data('-rules');
+  for (const [file, text] of Object.entries(rules ?? {})) writeFileSync(join(dir, 'rules', file), text);
+  // rules.existingConfigMap: the rule files are not in the chart; an empty stand-in lets the config be checked.
+  if (rules === undefined)
+    writeFileSync(
+      join(dir, 'rules', 'existing-configmap.yaml'),
+      'rules:\n  - { id: stand-in, enabled: false, summary: stand-in }\n',
+    );
   const configPath = join(dir, 'config.yaml');
   writeFileSync(configPath, stringify(config));
-  return { dir, configPath, config, env: podEnv(result) };
+  return { dir, configPath, config, env: podEnv(result), rulesNotRendered: rules === undefined };
 }
 
 function podEnv(result: RenderResult): Record<string, string> {

@@ -1,6 +1,7 @@
 // The Helm chart, checked without helm (docs/deployment.md): rendered by helm/tools/render for the default and
 // CI values, validated against Kubernetes schemas, values.schema.json, promtool and the daemon's config schema.
 // In CI (CI=true) a missing tool fails with the fix; locally the affected tests are skipped and say why.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -574,6 +575,29 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
     expect(ha.manifests.flatMap((m) => validateManifest!(m.object).map((e) => `${m.source}: ${e}`))).toEqual(
       [],
     );
+  });
+
+  it.for([
+    [
+      'values the schema refuses (the old docs example: an email notifier with an smtp: key)',
+      { config: { notifiers: { 'ops-email': { kind: 'email', smtp: { host: 'smtp.example.com' } } } } },
+      /values\.schema\.json: FAIL\n {4}\/config\/notifiers\/ops-email /,
+    ],
+    [
+      'a rule file the daemon refuses (no summary)',
+      { rules: { files: { 'x.yaml': 'rules:\n  - id: x\n    when: { result: fail }\n' } } },
+      /config\.yaml \(ledger-sentinel check --offline\): FAIL\n {4}\/etc\/ledger-sentinel\/rules\/x\.yaml:2:5 summary: missing required key/,
+    ],
+  ] as const)('check-chart.ts exits 1 on %s, saying where', ([, values, expected]) => {
+    const run = spawnSync(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', 'helm/tools/check-chart.ts', '-f', writeValues(values)],
+      { cwd: REPO_DIR, encoding: 'utf8', env: process.env },
+    );
+
+    expect(run.stderr).toMatch(expected);
+    expect(run.stderr).toMatch(/manifests, [1-9]\d* problems\n$/);
+    expect(run.status).toBe(1);
   });
 
   it('fails to render with the template and message when a required value is missing', () => {
