@@ -1,7 +1,8 @@
 // Checks the chart like `helm lint --strict` + `helm template` + the daemon would, for use by hand and in CI:
 //   1. the values (values.yaml with your files merged over it) against values.schema.json, as helm does;
 //   2. renders the chart and validates every manifest against the Kubernetes schemas;
-//   3. runs the daemon's own `ledger-sentinel check --offline` on the config and rule files the pod would mount.
+//   3. checks that every `*_file` path of the config is a file the pod mounts (a Secret of secrets.files);
+//   4. runs the daemon's own `ledger-sentinel check --offline` on the config and rule files the pod would mount.
 //
 //   npx tsx helm/tools/check-chart.ts                      # default values, prints a summary
 //   npx tsx helm/tools/check-chart.ts --ci --print         # CI values (all features), prints the manifests
@@ -11,6 +12,7 @@
 import { buildRenderer } from './build-renderer.js';
 import { coalesceValues, compileValuesSchema, readValues } from './chart-values.js';
 import { CI_VALUES, renderChart } from './render-chart.js';
+import { unmountedFileRefs } from './pod-file-refs.js';
 import { checkPodFiles, writePodFiles } from './rendered-config.js';
 import { loadManifestValidator } from './validate-manifest.js';
 
@@ -62,13 +64,17 @@ async function checkConfig(
     say('config.yaml: not checked (existingConfigMap: check your ConfigMap with ledger-sentinel check)');
     return 0;
   }
+  const unmounted = unmountedFileRefs(result);
+  say(
+    `*_file paths mounted in the pod: ${unmounted.length === 0 ? 'ok' : `FAIL\n    ${unmounted.join('\n    ')}`}`,
+  );
   const files = writePodFiles(result);
   if (files.rulesNotRendered)
     say('rule files: not checked (rules.existingConfigMap: check them with ledger-sentinel check)');
   const outcome = await checkPodFiles(files);
   const text = outcome.output.trim().replaceAll('\n', '\n    ');
   say(`config.yaml (ledger-sentinel check --offline): ${outcome.code === 0 ? 'ok' : 'FAIL'}\n    ${text}`);
-  return outcome.code === 0 ? 0 : 1;
+  return unmounted.length + (outcome.code === 0 ? 0 : 1);
 }
 
 main(process.argv.slice(2), process.env).then(

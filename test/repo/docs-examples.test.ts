@@ -12,6 +12,7 @@ import { buildRenderer, findGo } from '../../helm/tools/build-renderer.js';
 import { coalesceValues, compileValuesSchema, readValues } from '../../helm/tools/chart-values.js';
 import { renderChart } from '../../helm/tools/render-chart.js';
 import { checkPodFiles, writePodFiles } from '../../helm/tools/rendered-config.js';
+import { unmountedFileRefs } from '../../helm/tools/pod-file-refs.js';
 import { REPO_DIR } from '../helpers/shared.js';
 import { checkExample, docExamples, examplesOf, type DocExample } from './docs-examples.js';
 
@@ -91,9 +92,9 @@ describe('YAML examples in the docs', () => {
         if (!binary) return; // no Go here: rendering skipped (helm.test.ts says how to install it)
         const file = join(mkdtempSync(join(tmpdir(), 'docs-values-')), 'values.yaml');
         writeFileSync(file, example.text);
-        const outcome = await checkPodFiles(
-          writePodFiles(renderChart({ binary, valuesFiles: [file], strict: true })),
-        );
+        const rendered = renderChart({ binary, valuesFiles: [file], strict: true });
+        expect(unmountedFileRefs(rendered).map((p) => `${label(example)}: ${p}`)).toEqual([]);
+        const outcome = await checkPodFiles(writePodFiles(rendered));
         expect(
           outcome.code,
           `${label(example)}: the rendered config fails ledger-sentinel check --offline:\n${outcome.output}`,

@@ -24,6 +24,7 @@ import {
 } from '../../helm/tools/prometheus-rules.js';
 import { loadManifestValidator, type ManifestValidator } from '../../helm/tools/validate-manifest.js';
 import { checkPodFiles, writePodFiles } from '../../helm/tools/rendered-config.js';
+import { unmountedFileRefs } from '../../helm/tools/pod-file-refs.js';
 
 /** config.example.yaml as a user would paste it under config:, without state, http and ha (the chart sets them). */
 function exampleConfig(): Record<string, unknown> {
@@ -328,6 +329,7 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
 
       expect(outcome.output).toMatch(/config\.yaml: valid: /);
       expect(outcome.code).toBe(0);
+      expect(unmountedFileRefs(result())).toEqual([]);
     },
   );
 
@@ -598,6 +600,22 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
     expect(run.stderr).toMatch(expected);
     expect(run.stderr).toMatch(/manifests, [1-9]\d* problems\n$/);
     expect(run.status).toBe(1);
+  });
+
+  it('reports a *_file path the pod does not mount, naming the secrets.files entry to add', () => {
+    const values = {
+      config: {
+        http: { api_token_file: '/etc/ledger-sentinel/secrets/api-token' },
+        notifiers: { x: { kind: 'slack', webhook_url_file: '/var/run/hook' } },
+      },
+    };
+
+    const problems = unmountedFileRefs(renderChart({ binary, valuesFiles: [writeValues(values)] }));
+
+    expect(problems).toEqual([
+      'config http.api_token_file: /etc/ledger-sentinel/secrets/api-token is not in the pod: add { secretName: <your Secret>, key: <its key>, path: api-token } to secrets.files',
+      'config notifiers.x.webhook_url_file: /var/run/hook is not in the pod: the chart mounts Secrets under /etc/ledger-sentinel/secrets/ (secrets.files): point the key there',
+    ]);
   });
 
   it('fails to render with the template and message when a required value is missing', () => {
