@@ -56,3 +56,57 @@ export function dashboardQueriesAsRules(dashboard: { panels?: { targets?: { expr
   }));
   return { groups: [{ name: 'grafana-dashboard', rules }] };
 }
+
+interface DashboardVariable {
+  readonly name: string;
+  readonly allValue?: string;
+}
+
+/**
+ * Evaluates the dashboard's first queries with promtool on series that carry no `namespace` label (Prometheus
+ * scraping the pod or Service itself, without the Operator), each variable set to its "All" value: each must
+ * still return the series. Returns promtool's verdict.
+ */
+export function dashboardWithoutNamespace(dashboard: {
+  templating?: { list?: DashboardVariable[] };
+  panels?: { targets?: { expr?: string }[] }[];
+}): PromtoolResult {
+  const all = new Map((dashboard.templating?.list ?? []).map((v) => [v.name, v.allValue]));
+  const expr = (i: number) =>
+    (dashboard.panels?.[i]?.targets?.[0]?.expr ?? '').replace(
+      /\$\{?(job|namespace)\}?/g,
+      (_m, name: string) => {
+        const value = all.get(name);
+        if (value === undefined) throw new Error(`dashboard variable ${name} has no allValue`);
+        return value;
+      },
+    );
+  const tests = {
+    rule_files: [],
+    evaluation_interval: '1m',
+    tests: [
+      {
+        interval: '1m',
+        input_series: [
+          { series: 'up{job="ledger-sentinel", instance="10.0.0.7:9464"}', values: '1x5' },
+          {
+            series:
+              'ledger_sentinel_config_last_reload_successful{job="ledger-sentinel", instance="10.0.0.7:9464"}',
+            values: '1x5',
+          },
+        ],
+        promql_expr_test: [
+          { expr: expr(0), eval_time: '5m', exp_samples: [{ labels: '{}', value: 1 }] },
+          { expr: expr(1), eval_time: '5m', exp_samples: [{ labels: '{}', value: 1 }] },
+        ],
+      },
+    ],
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'dashboard-queries-'));
+  try {
+    writeFileSync(join(dir, 'tests.yaml'), stringify(tests));
+    return promtool(dir, ['test', 'rules', 'tests.yaml']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

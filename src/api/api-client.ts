@@ -32,12 +32,16 @@ export function apiTarget(
   if (!/^https?:\/\/[^/]+/.test(url))
     return `--url: expected http(s)://host:port, got ${JSON.stringify(url)}`;
   const file = values['token-file'] ?? env.LEDGER_SENTINEL_API_TOKEN_FILE;
+  if (file?.trim() === '')
+    return `${values['token-file'] === undefined ? 'LEDGER_SENTINEL_API_TOKEN_FILE' : '--token-file'} is empty: give the path of the file holding the API token`;
   if (file === undefined)
     return env.LEDGER_SENTINEL_API_TOKEN ? { url, token: env.LEDGER_SENTINEL_API_TOKEN } : { url };
   try {
     const token = readFileSync(resolve(cwd, file), 'utf8').replace(/(\r?\n)+$/, '');
     return token ? { url, token } : `the token file ${file} is empty`;
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EISDIR')
+      return `the token file ${file} is a directory: give the path of the file holding the API token`;
     return `cannot read the token file ${file}: ${(err as Error).message}`;
   }
 }

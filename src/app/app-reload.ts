@@ -10,6 +10,7 @@ import { loadAll, type Loaded } from './load-all.js';
 import { recordingReader, sameContent, type Fingerprint } from './reload-fingerprint.js';
 import { changedParts } from './reload-plan.js';
 import { watchForReload } from './reload-watcher.js';
+import { setupNotices } from './setup-notices.js';
 
 /** Applies a loaded config; throws (changing nothing) when its notifiers cannot be built. */
 export async function applyReload(ctx: AppContext, next: Loaded, print?: Fingerprint): Promise<void> {
@@ -38,6 +39,7 @@ export async function applyReload(ctx: AppContext, next: Loaded, print?: Fingerp
   watchConfig(ctx, print);
   const changed = plan ? changedParts(plan) : [];
   log.info({ accounts: next.accounts.length, rules: next.ruleSet.rules.length, changed }, 'config reloaded');
+  for (const notice of setupNotices(next)) log.warn(notice);
 }
 
 /** Queues a reload from the config file; `onlyIfChanged` (file events) skips it when the content is the same. */

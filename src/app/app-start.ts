@@ -13,6 +13,7 @@ import { standbyReadiness } from './standby-readiness.js';
 import { guardStateStore } from '../state/state-guard.js';
 import { rescueState } from '../state/state-rescue.js';
 import { apiAcks, apiSilences, statusPage } from './status-inputs.js';
+import { setupNotices } from './setup-notices.js';
 
 export async function startApp(ctx: AppContext, reload: () => Promise<boolean>): Promise<void> {
   const { shared, resolution } = ctx;
@@ -36,6 +37,7 @@ export async function startApp(ctx: AppContext, reload: () => Promise<boolean>):
   const { accounts, ruleSet } = ctx.loaded;
   const level = ctx.options.ha?.refresh ? 'debug' : 'info';
   log[level]({ accounts: accounts.length, rules: ruleSet.rules.length, http: ctx.http.url }, 'started');
+  for (const notice of setupNotices(ctx.loaded)) log.warn(notice);
 }
 
 function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<RunningHttpServer> {

@@ -12,6 +12,7 @@ import { buildStatusModel, TEXT_MAX, type StatusAck, type StatusInputs } from '.
 import { configSilences, type StatusSilence } from '../status/status-silence.js';
 import { VERSION } from '../version.js';
 import type { Loaded } from './load-all.js';
+import { setupNotices } from './setup-notices.js';
 import type { Runtime, Shared } from './runtime.js';
 
 /** At most this many firing alerts and latest transitions are listed (the total is shown). */
@@ -31,7 +32,8 @@ export interface StatusSources {
 
 export function statusInputs(sources: StatusSources, streamsPage: number): StatusInputs {
   const { shared } = sources;
-  const { config, ruleSet } = sources.loaded();
+  const loaded = sources.loaded();
+  const { config, ruleSet } = loaded;
   const now = shared.clock();
   const tailer = sources.runtime()?.tailer;
   const head = tailer?.head.head;
@@ -45,6 +47,7 @@ export function statusInputs(sources: StatusSources, streamsPage: number): Statu
     version: VERSION,
     startedAt: shared.startedAt,
     checks: sources.readiness(),
+    notices: setupNotices(loaded),
     ...(head !== undefined ? { lagSeconds: Number(timestampFromMillis(now) - head) / 1e9 } : {}),
     ...(strategy !== undefined ? { strategy } : {}),
     ...(capacity ? { capacity } : {}),

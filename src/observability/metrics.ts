@@ -12,11 +12,24 @@ export interface MetricsOptions {
   readonly version?: string;
 }
 
+/**
+ * prom-client's process and Node.js metrics, less three gauges named like counters (`nodejs_active_handles_total`,
+ * `_requests_total`, `_resources_total`: promtool check metrics fails on a non-counter `_total`). Each is the sum
+ * of the gauge of the same name without `_total`, by `type`, which stays: `sum(ledger_sentinel_nodejs_active_handles)`.
+ */
+function processMetrics(registry: Registry): void {
+  collectDefaultMetrics({ register: registry, prefix: P });
+  for (const metric of registry.getMetricsAsArray()) {
+    const { name } = metric as unknown as { name: string };
+    if (name.endsWith('_total') && !(metric instanceof Counter)) registry.removeSingleMetric(name);
+  }
+}
+
 // The catalogue is split by area (the functions below, in the order a record flows); createMetrics composes them
 // into the one Metrics object and pre-creates the label sets that must exist at zero.
 export function createMetrics(options: MetricsOptions = {}) {
   const registry = options.registry ?? new Registry();
-  if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: P });
+  if (options.processMetrics) processMetrics(registry);
   const r = [registry];
   const metrics = {
     registry,

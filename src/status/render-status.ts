@@ -21,7 +21,7 @@ export function renderStatusPage(model: StatusModel): string {
         </style>
       </head>
       <body>
-        ${header(model)} ${overview(model)}
+        ${header(model)} ${notices(model)} ${overview(model)}
         <main>
           ${health(model)} ${renderAlerts(model)} ${streams(model)} ${silences(model)} ${rules(model)}
           ${notifiers(model)}
@@ -39,6 +39,16 @@ function header(model: StatusModel): SafeHtml {
       >version ${model.version} · up ${formatDuration(model.uptimeSeconds)} · ${formatTime(model.now)}</span
     >
   </header>`;
+}
+
+/** What the setup still lacks (app/setup-notices.ts), above everything else. */
+function notices(model: StatusModel): SafeHtml | string {
+  if (model.notices.length === 0) return '';
+  return html`<section id="notices" class="warn">
+    <ul>
+      ${model.notices.map((n) => html`<li>${n}</li>`)}
+    </ul>
+  </section>`;
 }
 
 /** The figures to read first, one card each. */

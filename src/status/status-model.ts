@@ -50,6 +50,8 @@ export interface StatusInputs {
   readonly version: string;
   readonly startedAt: number;
   readonly checks: Readonly<Record<string, ReadinessCheck>>;
+  /** What the setup still lacks, with the next step (app/setup-notices.ts); shown first. */
+  readonly notices?: readonly string[];
   /** Now minus the newest consensus timestamp the query service showed, seconds. */
   readonly lagSeconds?: number;
   readonly strategy?: string;
@@ -102,6 +104,7 @@ export interface StatusModel {
   readonly uptimeSeconds: number;
   readonly ready: boolean;
   readonly checks: readonly { readonly name: string; readonly ok: boolean; readonly message: string }[];
+  readonly notices: readonly string[];
   readonly lagSeconds?: number;
   readonly strategy?: string;
   readonly capacity?: CapacityRow;
@@ -130,6 +133,7 @@ export function buildStatusModel(inputs: StatusInputs): StatusModel {
     uptimeSeconds: Math.max(0, Math.floor((now - inputs.startedAt) / 1000)),
     ready: checks.every((c) => c.ok),
     checks,
+    notices: inputs.notices ?? [],
     ...(inputs.lagSeconds !== undefined ? { lagSeconds: inputs.lagSeconds } : {}),
     ...(inputs.strategy !== undefined ? { strategy: inputs.strategy } : {}),
     ...(inputs.capacity ? { capacity: capacityRow(inputs.capacity) } : {}),

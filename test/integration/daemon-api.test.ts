@@ -111,6 +111,9 @@ describe('the runtime API', () => {
     await until(async () => (await silenced(url2, 'silence')) >= 1);
     const expire = cli('silence', 'expire', id, '--url', url2);
     expect(await expire.done).toBe(0);
+    expect(expire.stdout()).toMatch(
+      new RegExp(`^expired ${id}: rule="large-debit" account=~"treasury-\\.\\*" \\(by `),
+    );
     env.ledger.ledger.inject(largeDebit('0.0.1003', 1400n * HBAR, '0.0.1001', 'three'));
     await until(async () => sent('treasury-hot: 1400') === 1);
     const reload = await fetch(`${url2}/-/reload`, {

@@ -1,6 +1,7 @@
 // The Helm chart, checked without helm (docs/deployment.md): rendered by helm/tools/render for the default and
 // CI values, validated against Kubernetes schemas, values.schema.json, promtool and the daemon's config schema.
 // In CI (CI=true) a missing tool fails with the fix; locally the affected tests are skipped and say why.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,11 +17,14 @@ import { coalesceValues, compileValuesSchema, readValues } from '../../helm/tool
 import { CI_VALUES, findManifest, renderChart, type RenderResult } from '../../helm/tools/render-chart.js';
 import {
   dashboardQueriesAsRules,
+  dashboardWithoutNamespace,
   promtoolAvailable,
   RULE_TESTS,
   runPromtool,
 } from '../../helm/tools/prometheus-rules.js';
 import { loadManifestValidator, type ManifestValidator } from '../../helm/tools/validate-manifest.js';
+import { checkPodFiles, writePodFiles } from '../../helm/tools/rendered-config.js';
+import { unmountedFileRefs } from '../../helm/tools/pod-file-refs.js';
 
 /** config.example.yaml as a user would paste it under config:, without state, http and ha (the chart sets them). */
 function exampleConfig(): Record<string, unknown> {
@@ -53,6 +57,16 @@ describe('values.schema.json', () => {
       'config.example.yaml as config: (less the sections the chart owns)',
       { ...defaults, config: exampleConfig() },
     ],
+    [
+      'the API token and the PostgreSQL TLS files from mounted Secrets (the rest of http and state)',
+      coalesceValues(defaults, {
+        config: {
+          http: { api_token_file: '/etc/ledger-sentinel/secrets/api-token', api_read_auth: true },
+          state: { postgres: { ssl: { ca_file: '/etc/ledger-sentinel/secrets/db-ca.pem' } } },
+          ha: { standby_refresh: '5s' },
+        },
+      }),
+    ],
   ])('accepts %s', (_label, values) => {
     const ok = validate(values);
 
@@ -81,6 +95,16 @@ describe('values.schema.json', () => {
       '/state/database/existingSecret must NOT have fewer than 1 characters',
     ],
     ['config.ha (set by the chart from ha)', { config: { ha: { enabled: true } } }, 'must NOT be valid'],
+    [
+      'config.http.port (set by the chart from service.port)',
+      { config: { http: { port: 80 } } },
+      'must NOT be valid',
+    ],
+    [
+      'config.state.postgres.url (set by the chart from state.database)',
+      { config: { state: { postgres: { url: 'postgres://x' } } } },
+      '/config/state/postgres/url must NOT be valid',
+    ],
     ['a tag-like digest', { image: { digest: 'latest' } }, 'must match pattern'],
     // The config block is checked with config.schema.json: these crash-looped the pod before.
     [
@@ -267,7 +291,8 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
     expect(pod.volumes).toContainEqual({ name: 'rules', configMap: { name: 'ledger-sentinel-rules' } });
     expect(config.state).toEqual({ dir: '/var/lib/ledger-sentinel' });
     expect(config.http).toEqual({ host: '0.0.0.0', port: 9464 });
-    expect(config.rules).toBeUndefined(); // no rule files: a pattern matching nothing is a config error
+    // The default values ship example rules, disabled: a pattern matching no file would be a config error.
+    expect(config.rules).toEqual({ paths: ['/etc/ledger-sentinel/rules/*.yaml'] });
     expect(configOf(ci).rules).toEqual({ paths: ['/etc/ledger-sentinel/rules/*.yaml'] });
     expect(manifest(defaults, 'Deployment').spec.template.metadata.annotations).toBeUndefined();
   });
@@ -293,6 +318,20 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
     expect(loaded.ok ? [] : loaded.issues.map(formatIssue)).toEqual([]);
     expect(Object.keys(known)).toEqual(expect.arrayContaining(['ledger', 'state', 'http', 'log']));
   });
+
+  it.for([
+    ['default', () => defaults],
+    ['CI', () => ci],
+  ] as const)(
+    'renders config and rule files that ledger-sentinel check --offline accepts (%s values)',
+    async ([, result]) => {
+      const outcome = await checkPodFiles(writePodFiles(result()));
+
+      expect(outcome.output).toMatch(/config\.yaml: valid: /);
+      expect(outcome.code).toBe(0);
+      expect(unmountedFileRefs(result())).toEqual([]);
+    },
+  );
 
   it('references existing Secrets as files under /etc/ledger-sentinel/secrets and as env vars (CI values)', () => {
     const pod = manifest(ci, 'Deployment').spec.template.spec as Obj;
@@ -410,6 +449,21 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
     expect(result.ok, result.output).toBe(true);
   });
 
+  it('shows the dashboard on series without a namespace label (Prometheus without the Operator)', ({
+    skip,
+  }) => {
+    if (!hasPromtool && !inCi) skip('promtool is not installed (apt-get install prometheus)');
+    const variables = dashboardJson().templating.list.filter((v: Obj) => v.type === 'query') as Obj[];
+
+    const result = dashboardWithoutNamespace(dashboardJson());
+
+    expect(variables.map((v) => [v.name, v.includeAll, v.allValue, v.current?.value])).toEqual([
+      ['namespace', true, '.*', ['$__all']],
+      ['job', true, '.*', ['$__all']],
+    ]);
+    expect(result.ok, result.output).toBe(true);
+  });
+
   it('uses only metrics the daemon exports in the alerts and the Grafana dashboard', async () => {
     const exported = (await createMetrics().registry.getMetricsAsJSON()).map((m) => m.name);
     const dashboard = dashboardJson();
@@ -438,6 +492,8 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
     );
     expect(defaults.notes).toContain('kubectl -n monitoring port-forward svc/ledger-sentinel 9464');
     expect(ci.notes).not.toContain('WARNING');
+    expect(defaults.notes).toContain('NEXT STEP: no account is watched and the example rules ship disabled');
+    expect(ci.notes).not.toContain('NEXT STEP');
   });
 
   it('caps the V8 heap through NODE_OPTIONS by default (the flags bench 4 and chaos 8 run with), or not at all', () => {
@@ -521,6 +577,45 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
     expect(ha.manifests.flatMap((m) => validateManifest!(m.object).map((e) => `${m.source}: ${e}`))).toEqual(
       [],
     );
+  });
+
+  it.for([
+    [
+      'values the schema refuses (the old docs example: an email notifier with an smtp: key)',
+      { config: { notifiers: { 'ops-email': { kind: 'email', smtp: { host: 'smtp.example.com' } } } } },
+      /values\.schema\.json: FAIL\n {4}\/config\/notifiers\/ops-email /,
+    ],
+    [
+      'a rule file the daemon refuses (no summary)',
+      { rules: { files: { 'x.yaml': 'rules:\n  - id: x\n    when: { result: fail }\n' } } },
+      /config\.yaml \(ledger-sentinel check --offline\): FAIL\n {4}\/etc\/ledger-sentinel\/rules\/x\.yaml:2:5 summary: missing required key/,
+    ],
+  ] as const)('check-chart.ts exits 1 on %s, saying where', ([, values, expected]) => {
+    const run = spawnSync(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', 'helm/tools/check-chart.ts', '-f', writeValues(values)],
+      { cwd: REPO_DIR, encoding: 'utf8', env: process.env },
+    );
+
+    expect(run.stderr).toMatch(expected);
+    expect(run.stderr).toMatch(/manifests, [1-9]\d* problems\n$/);
+    expect(run.status).toBe(1);
+  });
+
+  it('reports a *_file path the pod does not mount, naming the secrets.files entry to add', () => {
+    const values = {
+      config: {
+        http: { api_token_file: '/etc/ledger-sentinel/secrets/api-token' },
+        notifiers: { x: { kind: 'slack', webhook_url_file: '/var/run/hook' } },
+      },
+    };
+
+    const problems = unmountedFileRefs(renderChart({ binary, valuesFiles: [writeValues(values)] }));
+
+    expect(problems).toEqual([
+      'config http.api_token_file: /etc/ledger-sentinel/secrets/api-token is not in the pod: add { secretName: <your Secret>, key: <its key>, path: api-token } to secrets.files',
+      'config notifiers.x.webhook_url_file: /var/run/hook is not in the pod: the chart mounts Secrets under /etc/ledger-sentinel/secrets/ (secrets.files): point the key there',
+    ]);
   });
 
   it('fails to render with the template and message when a required value is missing', () => {

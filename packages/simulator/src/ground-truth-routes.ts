@@ -12,7 +12,7 @@ import type { Route, RouteRequest } from './server.js';
 import type { TruthQuery } from './ground-truth.js';
 import type { LivingLedger } from './living-ledger.js';
 import { formatNs } from './traffic-record.js';
-import type { InjectSpec } from './traffic-inject.js';
+import { parseInjectBody } from './inject-body.js';
 import { readBody } from './verify-request.js';
 
 function query(request: RouteRequest): TruthQuery | RouteResponse {
@@ -104,7 +104,12 @@ function injectRoute(ledger: LivingLedger): Route {
     async handle(request) {
       try {
         const body = request.req ? await readBody(request.req) : Buffer.from('{}');
-        const spec = JSON.parse(body.toString('utf8')) as InjectSpec;
+        const spec = parseInjectBody(body.toString('utf8'));
+        if (Array.isArray(spec))
+          return errorResponse(
+            400,
+            spec.map((m) => `Invalid inject body: ${m}`),
+          );
         ledger.inject(spec);
         return json({ queued: true }, 202);
       } catch (err) {

@@ -76,21 +76,44 @@ function addFileTwins(node: unknown): void {
   for (const child of Object.values(object)) addFileTwins(child);
 }
 
-/** Sections the chart sets itself (they must match its volume, probes and Service): refused in `config:`. */
-const CHART_OWNED = {
-  state: { not: {}, description: 'Set by the chart (the state volume at /var/lib/ledger-sentinel).' },
-  http: { not: {}, description: 'Set by the chart (host 0.0.0.0, port service.port).' },
-  ha: { not: {}, description: 'Set by the chart from the ha and state values.' },
+/**
+ * Keys the chart sets itself (they must match its volume, probes, Service and the ha/state values): refused in
+ * `config:` with the value to use instead. The rest of these sections (the API token, PostgreSQL TLS, ...) is the
+ * user's.
+ */
+const CHART_OWNED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  http: {
+    host: 'Set by the chart (0.0.0.0).',
+    port: 'Set by the chart (service.port).',
+  },
+  state: {
+    dir: 'Set by the chart (the state volume at /var/lib/ledger-sentinel).',
+    backend: 'Set by the chart from state.backend.',
+  },
+  'state.postgres': {
+    url: 'Set by the chart from state.database.existingSecret (mounted as url_file).',
+    url_file: 'Set by the chart from state.database.existingSecret and state.database.key.',
+  },
+  ha: {
+    enabled: 'Set by the chart from ha.enabled.',
+    lease_ttl: 'Set by the chart from ha.leaseTtl.',
+    advertise_url: "Set by the chart (the pod's IP and service.port).",
+  },
 };
 
-/** values.schema.json's `config` property: the config schema, minus what the chart owns. */
+/** values.schema.json's `config` property: the config schema, minus the keys the chart owns. */
 export function valuesConfigSchema(): Record<string, unknown> {
   const { $schema: _draft, title: _title, ...schema } = configJsonSchema();
+  for (const [path, keys] of Object.entries(CHART_OWNED)) {
+    let node = schema as { properties?: Record<string, unknown> };
+    for (const part of path.split('.')) node = node.properties?.[part] as typeof node;
+    const properties = node.properties ?? {};
+    for (const [key, description] of Object.entries(keys)) properties[key] = { not: {}, description };
+  }
   return {
     ...schema,
     description:
       'The daemon config file (docs/configuration.md), checked with config.schema.json (npm run config:schema).',
-    properties: { ...(schema.properties as object), ...CHART_OWNED },
   };
 }
 

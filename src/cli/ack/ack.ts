@@ -12,7 +12,7 @@ until it resolves or the ack expires; the resolve is still sent and names the ac
 window never resolves: its ack lasts 24 hours unless --expires says otherwise. Needs the API token.
 
 Options:
-  --author <name>      who acknowledges (default $USER)
+  --author <name>      who acknowledges (default $USER, else $LOGNAME)
   --comment <text>     why
   --expires <d>        ends the ack after this long, e.g. 4h
 ${API_OPTIONS_USAGE}
@@ -40,8 +40,8 @@ export const ack: Command = {
     if (typeof parsed === 'number') return parsed;
     const { values, positionals, target } = parsed;
     const id = positionals[0] as string;
-    const author = values.author ?? ctx.env.USER ?? ctx.env.USERNAME;
-    if (!author) return usageError(ctx, 'say who acknowledges with --author');
+    const author = values.author ?? (ctx.env.USER || ctx.env.LOGNAME || ctx.env.USERNAME);
+    if (!author) return usageError(ctx, 'say who acknowledges with --author (USER and LOGNAME are not set)');
     const expiresMs = values.expires === undefined ? undefined : parseDuration(values.expires);
     if (values.expires !== undefined && expiresMs === undefined)
       return usageError(ctx, `--expires: expected a duration like 4h, got ${values.expires}`);

@@ -23,6 +23,11 @@ describe('the API subcommands', () => {
     [['ack'], /expected one alert id/],
     [['ack', 'a', '--expires', 'later', '--url', 'http://127.0.0.1:1'], /--expires/],
     [['alerts', '--rule'], /argument missing|requires|expects/i],
+    [
+      ['silence', 'ls', '--token-file', ''],
+      /^ledger-sentinel silence: --token-file is empty: give the path/m,
+    ],
+    [['silence', 'ls', '--token-file', '.'], /the token file \. is a directory: give the path/],
   ])('%j is a usage error (exit 2) naming the problem', async (argv, message) => {
     const result = await run(argv);
 
@@ -36,6 +41,46 @@ describe('the API subcommands', () => {
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/^Usage: ledger-sentinel /);
     expect(result.out).toContain('--token-file');
+  });
+
+  it('says that LEDGER_SENTINEL_API_TOKEN_FILE is empty instead of reading the working folder', async () => {
+    const result = await run(['silence', 'ls'], { LEDGER_SENTINEL_API_TOKEN_FILE: '' });
+
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('LEDGER_SENTINEL_API_TOKEN_FILE is empty');
+    expect(result.err).not.toContain('EISDIR');
+  });
+
+  it.each([
+    [{ USER: 'alice' }, 'alice'],
+    [{ LOGNAME: 'bob' }, 'bob'],
+    [{ USER: '', LOGNAME: 'carol' }, 'carol'],
+  ])('silence add defaults the author to the user (%j), as amtool does', async (env, author) => {
+    const api = await fakeApi();
+
+    const result = await run(['silence', 'add', 'rule="x"', '--url', api.url], env);
+    await api.close();
+
+    expect(result.code).toBe(0);
+    expect(api.bodies[0]).toMatchObject({ matchers: ['rule="x"'], createdBy: author });
+  });
+
+  it('silence add without --author, USER or LOGNAME is a usage error saying so', async () => {
+    const result = await run(['silence', 'add', 'rule="x"', '--url', 'http://127.0.0.1:1'], {});
+
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('--author (USER and LOGNAME are not set)');
+  });
+
+  it('silence expire prints each silence it expired, with its matchers and author', async () => {
+    const api = await fakeApi();
+
+    const result = await run(['silence', 'expire', 's-1', '--url', api.url]);
+    await api.close();
+
+    expect(result.code).toBe(0);
+    expect(result.out).toBe('expired s-1: rule="large-debit" account="treasury-hot" (by alice: deploy)\n');
+    expect(api.requests).toEqual(['GET /api/v1/silences/s-1', 'DELETE /api/v1/silences/s-1']);
   });
 
   it('exits 1 with the daemon reason when the daemon refuses, 3 when it cannot be reached', async () => {
@@ -57,3 +102,40 @@ describe('the API subcommands', () => {
     expect(unreachable.err).toContain(`cannot reach the daemon at ${url}`);
   });
 });
+
+/** A daemon API on 127.0.0.1 that accepts a silence and knows one, s-1; records requests and bodies. */
+async function fakeApi() {
+  const requests: string[] = [];
+  const bodies: unknown[] = [];
+  const silence = {
+    id: 's-1',
+    matchers: [
+      { name: 'rule', value: 'large-debit', isRegex: false, isEqual: true },
+      { name: 'account', value: 'treasury-hot', isRegex: false, isEqual: true },
+    ],
+    startsAt: '2026-11-28T06:00:00.000Z',
+    endsAt: '2026-11-28T08:00:00.000Z',
+    createdBy: 'alice',
+    comment: 'deploy',
+    status: { state: 'active' },
+  };
+  const server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    let text = '';
+    req.on('data', (d: Buffer) => (text += d.toString()));
+    req.on('end', () => {
+      if (text) bodies.push(JSON.parse(text));
+      const body =
+        req.method === 'POST' ? { silenceID: 's-2' } : req.method === 'DELETE' ? { expired: 's-1' } : silence;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    requests,
+    bodies,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

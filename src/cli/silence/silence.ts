@@ -25,13 +25,13 @@ name!~"regex" on rule, account (id or name), severity or any label; a silenced d
 
   add     creates a silence and prints its id (needs the API token)
   ls      active and pending silences, config-file ones included (read-only); --expired adds expired ones
-  expire  ends silences now (needs the API token)
+  expire  ends silences now and prints each one it ended (needs the API token)
 
 Options:
   --duration <d>       add: how long, e.g. 2h, 30m (default 1h)
   --end <time>         add: until this ISO 8601 time instead of --duration
   --start <time>       add: from this ISO 8601 time (default now)
-  --author <name>      add: who silences (default $USER)
+  --author <name>      add: who silences (default $USER, else $LOGNAME)
   --comment <text>     add: why
   --expired            ls: include expired silences
   --quiet              ls: ids only
@@ -107,8 +107,9 @@ async function add(ctx: CliContext, target: ApiTarget, parsed: Parsed, texts: st
   if (values.end === undefined && durationMs === undefined)
     return usageError(ctx, `--duration: expected a duration like 2h or 30m, got ${values.duration}`);
   const endsAt = values.end ?? new Date(startMs + (durationMs ?? 0)).toISOString();
-  const author = values.author ?? ctx.env.USER ?? ctx.env.USERNAME;
-  if (!author) return usageError(ctx, 'add: say who silences with --author');
+  // As amtool: the user running the command, from the environment (USER, else LOGNAME; USERNAME on Windows).
+  const author = values.author ?? (ctx.env.USER || ctx.env.LOGNAME || ctx.env.USERNAME);
+  if (!author) return usageError(ctx, 'add: say who silences with --author (USER and LOGNAME are not set)');
   const body = {
     matchers: matchers.map(formatMatcher),
     ...(values.start === undefined ? {} : { startsAt: values.start }),
@@ -136,6 +137,11 @@ async function list(ctx: CliContext, target: ApiTarget, parsed: Parsed): Promise
   return 0;
 }
 
+function described(s: SilenceJson): string {
+  const [, matchers, , , , createdBy, comment] = row(s);
+  return `${s.id}: ${matchers} (by ${createdBy}${comment ? `: ${comment}` : ''})`;
+}
+
 function row(s: SilenceJson): string[] {
   const matchers = s.matchers.map((m) =>
     formatMatcher({ name: m.name, value: m.value, op: matcherOp(m.isRegex, m.isEqual) }),
@@ -144,11 +150,17 @@ function row(s: SilenceJson): string[] {
   return [s.id, matchers.join(' '), s.startsAt, s.endsAt, state, s.createdBy, s.comment];
 }
 
+/** Expires each id and prints what it was (`expired <id>: <matchers> (by …: …)`), as it will no longer be listed. */
 async function expire(ctx: CliContext, target: ApiTarget, ids: readonly string[]): Promise<number> {
   let failed = 0;
   for (const id of ids) {
-    const answer = await callApi(target, 'DELETE', `/api/v1/silences/${encodeURIComponent(id)}`);
-    if (answer.status === 200) continue;
+    const path = `/api/v1/silences/${encodeURIComponent(id)}`;
+    const before = await callApi(target, 'GET', path);
+    const answer = await callApi(target, 'DELETE', path);
+    if (answer.status === 200) {
+      ctx.stdout.write(`expired ${before.status === 200 ? described(before.body as SilenceJson) : id}\n`);
+      continue;
+    }
     failed++;
     ctx.stderr.write(`ledger-sentinel silence: ${id}: ${refusal(answer)}\n`);
   }
