@@ -16,6 +16,8 @@ export interface FiringSet {
    */
   delivered(channel: string, afterKey: string, limit: number): Alert[];
   size(): number;
+  /** The current episode's id of a firing key (`key|firing|startsAt`), if it fires. */
+  episode(key: string): string | undefined;
   /** The first `limit` firing alerts by key (the status page). */
   list(limit: number): Alert[];
 }
@@ -38,6 +40,9 @@ export function createFiringSet(store: StateStore): FiringSet {
        AND d.alert_id IN (f.alert_id, f.episode_id))
      ORDER BY f.key LIMIT ?`,
   );
+  const episodeOf = db.prepare<[string], { episode_id: string }>(
+    'SELECT episode_id FROM outbox_firing WHERE key = ?',
+  );
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM outbox_firing');
   const first = db.prepare<[number], { alert_json: string }>(
     'SELECT alert_json FROM outbox_firing ORDER BY key LIMIT ?',
@@ -54,11 +59,12 @@ export function createFiringSet(store: StateStore): FiringSet {
     delivered: (channel, afterKey, limit) =>
       page.all(afterKey, channel, limit).map((row) => JSON.parse(row.alert_json) as Alert),
     size: () => count.get()?.n ?? 0,
+    episode: (key) => episodeOf.get(key)?.episode_id,
     list: (limit) => first.all(limit).map((row) => JSON.parse(row.alert_json) as Alert),
   };
 }
 
 /** The id of the episode's first firing alert (build-alert.ts, built-in-alerts.ts): reminders add `|repeat-N`. */
-function episodeId(alert: Alert): string {
+export function episodeId(alert: Alert): string {
   return `${alert.key}|firing|${alert.startsAt}`;
 }
