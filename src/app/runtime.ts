@@ -83,8 +83,8 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
   const map = new Map(channels);
   const quarantine = createQuarantine(shared.store, shared.clock);
   // The worker's first pass runs while `parts` is being built: route mutes read the config through this.
-  let built: RuntimeParts | undefined;
-  const current = () => (built?.loaded ?? loaded).config;
+  const built: { parts?: RuntimeParts } = {};
+  const current = () => (built.parts?.loaded ?? loaded).config;
   // The closures below read `parts` when they run (polls, ticks, checks), never while it is being built.
   const parts: RuntimeParts = {
     loaded,
@@ -100,7 +100,7 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
     monitor: undefined,
     checks: monitorTimer(shared, () => parts, loaded.config.self_monitoring.check_interval),
   };
-  built = parts;
+  built.parts = parts;
   parts.monitor = selfMonitorFor(shared, parts);
   return {
     get worker() {

@@ -81,7 +81,15 @@ export function createEscalationStore(store: StateStore, clock: () => number): E
         for (const step of route.escalate) {
           const channels = JSON.stringify([...new Set(step.notify)]);
           const json = JSON.stringify(alert);
-          insert.run(alert.key, stepId(step), alert.startsAt, step.after, channels, json, clock() + step.after);
+          insert.run(
+            alert.key,
+            stepId(step),
+            alert.startsAt,
+            step.after,
+            channels,
+            json,
+            clock() + step.after,
+          );
         }
       }
       return [];

@@ -106,7 +106,8 @@ export function createOutbox(store: StateStore, clock: () => number): Outbox {
   const insertDelivery = db.prepare(
     'INSERT OR IGNORE INTO outbox_delivery (alert_id, channel, rule_id, created_at, next_at) VALUES (?, ?, ?, ?, ?)',
   );
-  const selectDue = db.prepare(`SELECT a.alert_json, d.channel, d.attempts, d.created_at, d.next_at, d.last_error
+  const selectDue =
+    db.prepare(`SELECT a.alert_json, d.channel, d.attempts, d.created_at, d.next_at, d.last_error
     FROM outbox_delivery d JOIN outbox_alert a ON a.id = d.alert_id
     WHERE d.status = 'pending' AND d.next_at <= ? AND d.channel NOT IN (SELECT value FROM json_each(?))
     ORDER BY d.created_at, d.rowid LIMIT ?`);

@@ -22,7 +22,14 @@ function formatter(zone: string): Intl.DateTimeFormat {
     f = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
       hourCycle: 'h23',
-      ...{ year: 'numeric', month: 'numeric', day: 'numeric', weekday: 'short', hour: 'numeric', minute: 'numeric' },
+      ...{
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        weekday: 'short',
+        hour: 'numeric',
+        minute: 'numeric',
+      },
     });
     // The zones come from the config: a handful. The bound only guards against a misuse.
     if (formatters.size > 1000) formatters.clear();
@@ -65,7 +72,9 @@ export function specContains(spec: TimeIntervalSpec, t: number): boolean {
   const local = localTime(t, spec.location);
   if (spec.times && !spec.times.some((r) => local.minute >= r.start && local.minute < r.end)) return false;
   if (spec.days_of_month && !dayMatches(spec.days_of_month, local)) return false;
-  return inAny(spec.weekdays, local.weekday) && inAny(spec.months, local.month) && inAny(spec.years, local.year);
+  return (
+    inAny(spec.weekdays, local.weekday) && inAny(spec.months, local.month) && inAny(spec.years, local.year)
+  );
 }
 
 export function intervalContains(interval: TimeInterval, t: number): boolean {

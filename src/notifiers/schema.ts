@@ -100,7 +100,10 @@ export function unknownNotifierRefs(
     route.escalate?.forEach((step, k) =>
       step.notify.forEach((name, j) => {
         if (!known.has(name))
-          issues.push({ path: ['routes', i, 'escalate', k, 'notify', j], message: unknownMessage(name, known) });
+          issues.push({
+            path: ['routes', i, 'escalate', k, 'notify', j],
+            message: unknownMessage(name, known),
+          });
       }),
     );
   });

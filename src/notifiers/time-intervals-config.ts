@@ -69,8 +69,8 @@ function rangeList(what: string, example: string, value: (text: string) => numbe
       return z.NEVER;
     }
     const range = { start, end: end ?? start };
-    const sameSign = Math.sign(range.start) === Math.sign(range.end);
-    if (sameSign && range.start > range.end) {
+    const sameSide = range.start < 0 === range.end < 0;
+    if (sameSide && range.start > range.end) {
       ctx.addIssue({ code: 'custom', message: `the range "${text}" ends before it starts` });
       return z.NEVER;
     }
@@ -118,7 +118,11 @@ export const TimeIntervalSpec = z
   .object({
     times: z.array(Times).min(1).optional(),
     weekdays: rangeList('a weekday', 'monday:friday', named(WEEKDAYS, 0)).optional(),
-    days_of_month: rangeList('a day of the month (1 to 31, or -1 for the last)', '1:5', dayOfMonth).optional(),
+    days_of_month: rangeList(
+      'a day of the month (1 to 31, or -1 for the last)',
+      '1:5',
+      dayOfMonth,
+    ).optional(),
     months: rangeList('a month', 'may:august', named(MONTHS, 1, integer(1, 12))).optional(),
     years: rangeList('a year', '2026:2027', integer(1970, 9999)).optional(),
     location: Location.default('UTC'),
@@ -141,7 +145,11 @@ export const TimeIntervals = z
     const seen = new Set<string>();
     list.forEach((interval, i) => {
       if (seen.has(interval.name))
-        ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate time interval "${interval.name}"` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'name'],
+          message: `duplicate time interval "${interval.name}"`,
+        });
       seen.add(interval.name);
     });
   });
