@@ -15,6 +15,7 @@ import type { StateStore } from '../state/store.js';
 import type { Tailer } from '../tail/tailer.js';
 import { createQuarantine, type Quarantine } from '../tail/quarantine.js';
 import { createRouteMutes } from '../delivery/route-mute.js';
+import { startHeartbeat, type HeartbeatTimer } from './heartbeat-timer.js';
 import { startDelivery, type Delivery } from './delivery.js';
 import type { EngineHolder } from '../pipeline/engine-holder.js';
 import type { Loaded } from './load-all.js';
@@ -71,6 +72,7 @@ export interface RuntimeParts {
   tick: NodeJS.Timeout;
   monitor: SelfMonitor | undefined;
   checks: NodeJS.Timeout;
+  heartbeat?: HeartbeatTimer;
 }
 
 /** Builds the notifiers first: a notifier that cannot be created fails here, before anything is replaced. */
@@ -102,6 +104,7 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
   };
   built.parts = parts;
   parts.monitor = selfMonitorFor(shared, parts);
+  parts.heartbeat = startHeartbeat(shared, () => parts);
   return {
     get worker() {
       return parts.delivery.worker;
@@ -113,6 +116,7 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
     async stop(graceMs) {
       clearInterval(parts.tick);
       clearInterval(parts.checks);
+      parts.heartbeat?.stop();
       await parts.tail.stop();
       await parts.delivery.stop(graceMs);
     },
@@ -152,6 +156,10 @@ async function updateParts(
     parts.tick = tickTimer(shared, () => parts, next.config.daemon.tick_interval);
   }
   if (plan.selfMonitoring) parts.monitor = selfMonitorFor(shared, parts);
+  if (parts.heartbeat?.key !== JSON.stringify(next.config.heartbeat)) {
+    parts.heartbeat?.stop();
+    parts.heartbeat = startHeartbeat(shared, () => parts);
+  }
   if (before.self_monitoring.check_interval !== next.config.self_monitoring.check_interval) {
     clearInterval(parts.checks);
     parts.checks = monitorTimer(shared, () => parts, next.config.self_monitoring.check_interval);

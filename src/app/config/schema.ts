@@ -12,6 +12,7 @@ import { InhibitRules } from '../../delivery/inhibit-rules.js';
 import { Notifiers, Routes, Silences, unknownNotifierRefs } from '../../notifiers/schema.js';
 import { TimeIntervals, unknownTimeIntervalRefs } from '../../notifiers/time-intervals-config.js';
 import { RulesConfig } from '../../rules/config.js';
+import { HeartbeatConfig } from '../../self-monitor/heartbeat-config.js';
 import { HaConfig, haBackendIssue } from '../../state/ha-config.js';
 import { AccountsConfig, TailConfig } from '../../tail/config.js';
 
@@ -32,6 +33,7 @@ export const CONFIG_SECTIONS = {
   log: LogConfig.prefault({}),
   daemon: DaemonConfig.prefault({}),
   self_monitoring: SelfMonitoringConfig.prefault({}),
+  heartbeat: HeartbeatConfig.optional(),
   ha: HaConfig.prefault({}),
 };
 
