@@ -35,7 +35,7 @@ const Severity = z.enum(SEVERITIES as unknown as ['info', 'warning', 'critical']
 /** One step of a route's `escalate:` (delivery/escalation-store.ts). */
 export const Escalation = z
   .object({
-    after: duration({ min: '1m', max: '7d' }),
+    after: duration({ min: '1s', max: '7d' }),
     notify: z.array(z.string().min(1)).min(1),
   })
   .strict();
