@@ -32,8 +32,9 @@ export function createRouteMutes(
 ): RouteMutes {
   return {
     check(alert, channel, now) {
-      // The rule's own `notify:` is not a route: nothing mutes it.
+      // The rule's own `notify:` is not a route: nothing mutes it. Most configs mute nothing: no work per row.
       if (alert.notify.includes(channel)) return undefined;
+      if (!routes().some((r) => r.mute_time_intervals || r.active_time_intervals)) return undefined;
       const byName = new Map(intervals().map((t) => [t.name, t]));
       const sources = routes().filter(
         (r) =>

@@ -93,14 +93,38 @@ export function nextChange(
   maxDays = 400,
 ): number | undefined {
   const now = predicate(t);
+  let same = t;
   for (let day = 0; day <= maxDays; day++) {
     const candidates = specs
       .flatMap((spec) => boundariesOnDay(spec, t, day))
-      .filter((c) => c > t)
+      // A boundary in a DST gap or overlap may be converted an hour off: try its neighbours too.
+      .flatMap((c) => [c - HOUR, c, c + HOUR])
+      .filter((c) => c > same)
       .sort((a, b) => a - b);
-    for (const c of candidates) if (predicate(c) !== now) return c;
+    for (const c of candidates) {
+      if (predicate(c) === now) same = c;
+      else return firstFlip(predicate, now, same, c);
+    }
   }
   return undefined;
+}
+
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+
+/** The earliest minute in (same, flipped] where the predicate no longer has its value at `same`. */
+function firstFlip(predicate: (t: number) => boolean, value: boolean, same: number, flipped: number): number {
+  let lo = same;
+  let hi = flipped;
+  while (hi - lo > MINUTE) {
+    const mid = lo + Math.floor((hi - lo) / 2 / MINUTE) * MINUTE;
+    if (mid <= lo) break;
+    if (predicate(mid) === value) lo = mid;
+    else hi = mid;
+  }
+  // Values change on whole minutes: the flip is at the minute boundary at or before hi.
+  const boundary = Math.floor(hi / MINUTE) * MINUTE;
+  return boundary > lo && predicate(boundary) !== value ? boundary : hi;
 }
 
 function boundariesOnDay(spec: TimeIntervalSpec, t: number, day: number): number[] {
