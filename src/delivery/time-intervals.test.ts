@@ -41,6 +41,8 @@ const CASES: [string, TimeIntervalSpec, string, boolean][] = [
   ['-3:-1 in April not the 27th', spec({ days_of_month: ['-3:-1'] }), '2026-04-27T23:59:00Z', false],
   ['31 never matches a 30-day month', spec({ days_of_month: ['31'] }), '2026-04-30T12:00:00Z', false],
   ['25:31 is clamped to the month', spec({ days_of_month: ['25:31'] }), '2026-02-28T12:00:00Z', true],
+  ['5:-1 runs to the month end', spec({ days_of_month: ['5:-1'] }), '2026-04-30T12:00:00Z', true],
+  ['5:-1 starts on the 5th', spec({ days_of_month: ['5:-1'] }), '2026-04-04T12:00:00Z', false],
   ['months by name', spec({ months: ['may:august'] }), '2026-06-15T00:00:00Z', true],
   ['months by number', spec({ months: ['9:12'] }), '2026-06-15T00:00:00Z', false],
   ['years in UTC', spec({ years: ['2026'] }), '2026-01-01T00:00:00Z', true],
@@ -126,7 +128,7 @@ describe('time_intervals config errors', () => {
         '  - name: office',
         '    time_intervals:',
         "      - { weekdays: ['funday'], location: Mars/Olympus }",
-        "      - { days_of_month: ['5:1'], weekdays: ['saturday:sunday'] }",
+        "      - { days_of_month: ['5:1', '30:-1'], weekdays: ['saturday:sunday'] }",
       ].join('\n'),
     );
     const unknown = errorsOf(
@@ -144,6 +146,7 @@ describe('time_intervals config errors', () => {
     expect(errors.join('\n')).toContain('expected an IANA time zone like "Europe/Zurich"');
     expect(errors.join('\n')).toContain('the range "5:1" ends before it starts');
     expect(errors.join('\n')).toContain('the range "saturday:sunday" ends before it starts');
+    expect(errors.join('\n')).toContain('the range "30:-1" ends before it starts in some months');
     expect(unknown.join('\n')).toMatch(
       /c\.yaml:9:\d+ routes\.0\.mute_time_intervals\.0: unknown time interval "ofice"; declared time intervals: office/,
     );

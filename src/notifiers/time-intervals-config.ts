@@ -74,6 +74,11 @@ function rangeList(what: string, example: string, value: (text: string) => numbe
       ctx.addIssue({ code: 'custom', message: `the range "${text}" ends before it starts` });
       return z.NEVER;
     }
+    // A day counted from the start, then one from the end: wrong in every month when it is wrong in February.
+    if (range.start > 0 && range.end < 0 && range.start > 28 + range.end) {
+      ctx.addIssue({ code: 'custom', message: `the range "${text}" ends before it starts in some months` });
+      return z.NEVER;
+    }
     if (range.start < 0 && range.end > 0) {
       ctx.addIssue({
         code: 'custom',
