@@ -73,7 +73,9 @@ function closeLater(store: StateStore) {
   cleanups.push(() => store.close());
 }
 
-const firing = testAlert({ resolves: true, notify: [] });
+const base = testAlert({ resolves: true, notify: [] });
+/** Ids as the engine builds them: `key|status|startsAt`. */
+const firing: Alert = { ...base, id: `${base.key}|firing|${base.startsAt}` };
 const resolved: Alert = { ...firing, id: firing.id.replace('firing', 'resolved'), status: 'resolved' };
 const bodyOf = (sink: HttpSink, i: number) =>
   JSON.parse(sink.requests[i]?.body ?? '{}') as { alerts: Alert[] };
@@ -108,6 +110,21 @@ describe('escalate: a route notifies more receivers when nobody acknowledges', (
       expect.objectContaining({ labels: { outcome: 'sent' }, value: 1 }),
     );
     expect(d.outbox.escalations.pending()).toBe(0);
+  });
+
+  it('keeps the alert in the re-send set of a receiver that an escalation reached (Alertmanager)', async () => {
+    const r = await sinks();
+    const clock = testClock();
+    const d = daemon(':memory:', clock, r);
+    closeLater(d.store);
+    d.emit([firing]);
+    const before = d.outbox.firing.delivered('pager', '', 10).length;
+    clock.advance(10 * MINUTE);
+    d.escalate();
+    await d.worker.runOnce();
+
+    expect(before).toBe(0);
+    expect(d.outbox.firing.delivered('pager', '', 10).map((a) => a.key)).toEqual([firing.key]);
   });
 
   it('an ack before the delay stops it', async () => {

@@ -34,10 +34,15 @@ export function createFiringSet(store: StateStore): FiringSet {
   const remove = db.prepare<[string]>('DELETE FROM outbox_firing WHERE key = ?');
   // The episode's first alert or its latest reminder was sent: the receiver has it (a reminder still pending in
   // the outbox is sent by the outbox itself).
-  const page = db.prepare<[string, string, number], { alert_json: string }>(
-    `SELECT f.alert_json FROM outbox_firing f WHERE f.key > ? AND EXISTS (
+  // An escalation of the episode (escalate.ts: its id extends the episode's id with the step) counts too, so an
+  // Alertmanager reached only through `escalate` keeps the alert. escalation_step is created by the outbox first.
+  const page = db.prepare<[string, string, string, number], { alert_json: string }>(
+    `SELECT f.alert_json FROM outbox_firing f WHERE f.key > ? AND (EXISTS (
        SELECT 1 FROM outbox_delivery d WHERE d.channel = ? AND d.status = 'sent'
-       AND d.alert_id IN (f.alert_id, f.episode_id))
+       AND d.alert_id IN (f.alert_id, f.episode_id)) OR EXISTS (
+       SELECT 1 FROM escalation_step e JOIN outbox_delivery d
+       ON d.alert_id = f.episode_id || '|escalation-' || e.step AND d.channel = ?
+       WHERE e.key = f.key AND d.status = 'sent'))
      ORDER BY f.key LIMIT ?`,
   );
   const episodeOf = db.prepare<[string], { episode_id: string }>(
@@ -57,7 +62,7 @@ export function createFiringSet(store: StateStore): FiringSet {
       for (const key of keys) remove.run(key);
     },
     delivered: (channel, afterKey, limit) =>
-      page.all(afterKey, channel, limit).map((row) => JSON.parse(row.alert_json) as Alert),
+      page.all(afterKey, channel, channel, limit).map((row) => JSON.parse(row.alert_json) as Alert),
     size: () => count.get()?.n ?? 0,
     episode: (key) => episodeOf.get(key)?.episode_id,
     list: (limit) => first.all(limit).map((row) => JSON.parse(row.alert_json) as Alert),

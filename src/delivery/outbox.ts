@@ -98,8 +98,8 @@ interface Row {
 export function createOutbox(store: StateStore, clock: () => number): Outbox {
   const db = store.db;
   db.exec(SCHEMA);
-  const firing = createFiringSet(store);
   const escalations = createEscalationStore(store, clock);
+  const firing = createFiringSet(store);
   const insertAlert = db.prepare(
     'INSERT OR IGNORE INTO outbox_alert (id, alert_json, created_at) VALUES (?, ?, ?)',
   );
