@@ -3,12 +3,16 @@
 // interval (daemon.tick_interval, self_monitoring.check_interval) restarts one.
 import type { Alert } from '../rules/alert.js';
 import { countAlerts, emitAlerts } from '../pipeline/emit-alerts.js';
+import { escalateOnTick } from './escalate-on-tick.js';
 import { MAX_QUARANTINE_ALERTS } from '../self-monitor/quarantine-conditions.js';
 import type { RuntimeParts, Shared } from './runtime.js';
 import { createSelfMonitor, type SelfMonitor, type SelfMonitorState } from '../self-monitor/self-monitor.js';
 
 export function tickTimer(shared: Shared, parts: () => RuntimeParts, intervalMs: number): NodeJS.Timeout {
-  return setInterval(() => tickEngine(shared, parts()), intervalMs);
+  return setInterval(() => {
+    tickEngine(shared, parts());
+    escalateOnTick(shared, parts());
+  }, intervalMs);
 }
 
 export function monitorTimer(shared: Shared, parts: () => RuntimeParts, intervalMs: number): NodeJS.Timeout {

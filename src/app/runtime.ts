@@ -14,6 +14,8 @@ import type { RuleStateRepo } from '../rules/state-repo.js';
 import type { StateStore } from '../state/store.js';
 import type { Tailer } from '../tail/tailer.js';
 import { createQuarantine, type Quarantine } from '../tail/quarantine.js';
+import { createRouteMutes } from '../delivery/route-mute.js';
+import { startHeartbeat, type HeartbeatTimer } from './heartbeat-timer.js';
 import { startDelivery, type Delivery } from './delivery.js';
 import type { EngineHolder } from '../pipeline/engine-holder.js';
 import type { Loaded } from './load-all.js';
@@ -70,6 +72,7 @@ export interface RuntimeParts {
   tick: NodeJS.Timeout;
   monitor: SelfMonitor | undefined;
   checks: NodeJS.Timeout;
+  heartbeat?: HeartbeatTimer;
 }
 
 /** Builds the notifiers first: a notifier that cannot be created fails here, before anything is replaced. */
@@ -81,12 +84,15 @@ export function buildChannels(shared: Shared, loaded: Loaded): Map<string, Chann
 export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<string, Channel>): Runtime {
   const map = new Map(channels);
   const quarantine = createQuarantine(shared.store, shared.clock);
+  // The worker's first pass runs while `parts` is being built: route mutes read the config through this.
+  const built: { parts?: RuntimeParts } = {};
+  const current = () => (built.parts?.loaded ?? loaded).config;
   // The closures below read `parts` when they run (polls, ticks, checks), never while it is being built.
   const parts: RuntimeParts = {
     loaded,
     channels: map,
     quarantine,
-    delivery: deliveryFor(shared, loaded, map),
+    delivery: deliveryFor(shared, loaded, map, current),
     tail: startTailPart(
       shared,
       loaded,
@@ -96,7 +102,9 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
     monitor: undefined,
     checks: monitorTimer(shared, () => parts, loaded.config.self_monitoring.check_interval),
   };
+  built.parts = parts;
   parts.monitor = selfMonitorFor(shared, parts);
+  parts.heartbeat = startHeartbeat(shared, () => parts);
   return {
     get worker() {
       return parts.delivery.worker;
@@ -108,6 +116,7 @@ export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<strin
     async stop(graceMs) {
       clearInterval(parts.tick);
       clearInterval(parts.checks);
+      parts.heartbeat?.stop();
       await parts.tail.stop();
       await parts.delivery.stop(graceMs);
     },
@@ -131,7 +140,7 @@ async function updateParts(
   if (plan.delivery) {
     // Config silences are fixed in a worker: it drains (sends in flight finish) and a new one takes over.
     await parts.delivery.stop();
-    parts.delivery = deliveryFor(shared, next, parts.channels);
+    parts.delivery = deliveryFor(shared, next, parts.channels, () => parts.loaded.config);
   }
   if (plan.rules) swapRules(shared, next, plan.incompatibleRules);
   if (plan.tail) {
@@ -147,6 +156,10 @@ async function updateParts(
     parts.tick = tickTimer(shared, () => parts, next.config.daemon.tick_interval);
   }
   if (plan.selfMonitoring) parts.monitor = selfMonitorFor(shared, parts);
+  if (parts.heartbeat?.key !== JSON.stringify(next.config.heartbeat)) {
+    parts.heartbeat?.stop();
+    parts.heartbeat = startHeartbeat(shared, () => parts);
+  }
   if (before.self_monitoring.check_interval !== next.config.self_monitoring.check_interval) {
     clearInterval(parts.checks);
     parts.checks = monitorTimer(shared, () => parts, next.config.self_monitoring.check_interval);
@@ -179,7 +192,12 @@ function tailDeps(parts: () => RuntimeParts, quarantine: Quarantine): TailPartDe
   };
 }
 
-function deliveryFor(shared: Shared, loaded: Loaded, channels: Map<string, Channel>): Delivery {
+function deliveryFor(
+  shared: Shared,
+  loaded: Loaded,
+  channels: Map<string, Channel>,
+  current: () => Loaded['config'],
+): Delivery {
   const { log, metrics, outbox, clock: now, sleep, random, pauses } = shared;
   const silences = loaded.config.silences;
   const suppression = shared.controls.suppression;
@@ -194,6 +212,10 @@ function deliveryFor(shared: Shared, loaded: Loaded, channels: Map<string, Chann
     metrics,
     pauses,
     suppression,
+    mutes: createRouteMutes(
+      () => current().routes,
+      () => current().time_intervals,
+    ),
     durable: () => shared.store.durable(),
   });
 }

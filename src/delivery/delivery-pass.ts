@@ -12,6 +12,7 @@ import { readyGroups, type DeliveryGroup } from './group.js';
 import type { DeliveryRow, Outbox } from './outbox.js';
 import type { PauseBoard } from './pause-board.js';
 import { findSilence } from './route.js';
+import { screenMuted, type RouteMutes } from './mute-screen.js';
 import { resendDue, resendFiring } from './resend.js';
 import type { Silence } from '../notifiers/schema.js';
 import type { Screen, Suppression } from './suppression.js';
@@ -22,6 +23,8 @@ export interface PassContext {
   readonly silences: readonly Silence[];
   /** API silences, inhibition rules and acks (suppression.ts); none when absent. */
   readonly suppression?: Pick<Suppression, 'begin'>;
+  /** Routes' mute windows (route-mute.ts); none when absent. */
+  readonly mutes?: RouteMutes;
   readonly policy: Omit<RetryPolicy, 'deadlineMs'>;
   readonly now: () => number;
   readonly random: () => number;
@@ -140,6 +143,7 @@ function screen(ctx: PassContext, row: DeliveryRow, now: number, extra: Screen |
     ctx.log.error({ notifier: row.channel, alertIds: ids }, 'notification dead-lettered: unknown notifier');
     return false;
   }
+  if (!screenMuted(ctx, row, now)) return false;
   const silence = findSilence(row.alert, row.channel, ctx.silences, now);
   // Config-file silences first (they may name notifiers), then API silences, inhibition and acks.
   const held = silence ? { reason: 'silence', silence: silence.comment } : extra?.check(row.alert);

@@ -27,6 +27,7 @@ import { nextResendAt } from './resend.js';
 import { createPauseBoard, type PauseBoard } from './pause-board.js';
 import type { Silence } from '../notifiers/schema.js';
 import type { Suppression } from './suppression.js';
+import type { RouteMutes } from './route-mute.js';
 
 export interface DeliveryWorkerOptions {
   readonly outbox: Outbox;
@@ -34,6 +35,8 @@ export interface DeliveryWorkerOptions {
   readonly silences?: readonly Silence[];
   /** API silences, inhibition rules and acks (suppression.ts). */
   readonly suppression?: Pick<Suppression, 'begin'>;
+  /** Routes' mute windows (route-mute.ts), read at every due row. */
+  readonly mutes?: RouteMutes;
   readonly retry?: Partial<Omit<RetryPolicy, 'deadlineMs'>>;
   readonly now: () => number;
   /** Resolves after ms, or early (resolve or reject) when the signal aborts. */

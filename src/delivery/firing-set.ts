@@ -16,6 +16,8 @@ export interface FiringSet {
    */
   delivered(channel: string, afterKey: string, limit: number): Alert[];
   size(): number;
+  /** The current episode's id of a firing key (`key|firing|startsAt`), if it fires. */
+  episode(key: string): string | undefined;
   /** The first `limit` firing alerts by key (the status page). */
   list(limit: number): Alert[];
 }
@@ -32,11 +34,19 @@ export function createFiringSet(store: StateStore): FiringSet {
   const remove = db.prepare<[string]>('DELETE FROM outbox_firing WHERE key = ?');
   // The episode's first alert or its latest reminder was sent: the receiver has it (a reminder still pending in
   // the outbox is sent by the outbox itself).
-  const page = db.prepare<[string, string, number], { alert_json: string }>(
-    `SELECT f.alert_json FROM outbox_firing f WHERE f.key > ? AND EXISTS (
+  // An escalation of the episode (escalate.ts: its id extends the episode's id with the step) counts too, so an
+  // Alertmanager reached only through `escalate` keeps the alert. escalation_step is created by the outbox first.
+  const page = db.prepare<[string, string, string, number], { alert_json: string }>(
+    `SELECT f.alert_json FROM outbox_firing f WHERE f.key > ? AND (EXISTS (
        SELECT 1 FROM outbox_delivery d WHERE d.channel = ? AND d.status = 'sent'
-       AND d.alert_id IN (f.alert_id, f.episode_id))
+       AND d.alert_id IN (f.alert_id, f.episode_id)) OR EXISTS (
+       SELECT 1 FROM escalation_step e JOIN outbox_delivery d
+       ON d.alert_id = f.episode_id || '|escalation-' || e.step AND d.channel = ?
+       WHERE e.key = f.key AND d.status = 'sent'))
      ORDER BY f.key LIMIT ?`,
+  );
+  const episodeOf = db.prepare<[string], { episode_id: string }>(
+    'SELECT episode_id FROM outbox_firing WHERE key = ?',
   );
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM outbox_firing');
   const first = db.prepare<[number], { alert_json: string }>(
@@ -52,13 +62,14 @@ export function createFiringSet(store: StateStore): FiringSet {
       for (const key of keys) remove.run(key);
     },
     delivered: (channel, afterKey, limit) =>
-      page.all(afterKey, channel, limit).map((row) => JSON.parse(row.alert_json) as Alert),
+      page.all(afterKey, channel, channel, limit).map((row) => JSON.parse(row.alert_json) as Alert),
     size: () => count.get()?.n ?? 0,
+    episode: (key) => episodeOf.get(key)?.episode_id,
     list: (limit) => first.all(limit).map((row) => JSON.parse(row.alert_json) as Alert),
   };
 }
 
 /** The id of the episode's first firing alert (build-alert.ts, built-in-alerts.ts): reminders add `|repeat-N`. */
-function episodeId(alert: Alert): string {
+export function episodeId(alert: Alert): string {
   return `${alert.key}|firing|${alert.startsAt}`;
 }

@@ -3,6 +3,7 @@
 // an alert is on disk before the record that caused it is marked done. Delivery is recorded per channel.
 import type { Alert } from '../rules/alert.js';
 import type { StateStore } from '../state/store.js';
+import { createEscalationStore, type EscalationStore } from './escalation-store.js';
 import { createFiringSet, type FiringSet } from './firing-set.js';
 import { outboxReports } from './outbox-reports.js';
 
@@ -15,6 +16,13 @@ export interface DeliveryRow {
   /** When the delivery was enqueued (ms since epoch): grouping and the deadline count from here. */
   readonly createdAt: number;
   readonly nextAt: number;
+  /** The last failure or postponement reason (`muted` for a row held by a route's mute window). */
+  readonly lastError?: string;
+}
+
+export interface EnqueueOptions {
+  /** A copy of a firing alert for more receivers (an escalation): the firing set keeps the original. */
+  readonly copy?: boolean;
 }
 
 export interface DeadLetter {
@@ -31,9 +39,11 @@ export interface Outbox {
    * Synchronous; safe inside store.transaction(). Enqueuing the same alert id and channel twice is a no-op.
    * Also keeps the firing set (alerts that will resolve, re-sent to Alertmanager) in the same transaction.
    */
-  enqueue(alert: Alert, channels: readonly string[]): void;
+  enqueue(alert: Alert, channels: readonly string[], options?: EnqueueOptions): void;
   /** Alerts firing now that a resolve will end (firing-set.ts). */
   readonly firing: FiringSet;
+  /** Escalations of routes waiting for their time (escalation-store.ts), kept in the same transactions. */
+  readonly escalations: EscalationStore;
   /** Pending deliveries whose next attempt is due, oldest first; none of the `except` channels (busy lanes). */
   due(now: number, limit?: number, except?: ReadonlySet<string>): DeliveryRow[];
   /** Earliest next attempt among pending deliveries (only those after `after`, when given), if any. */
@@ -80,6 +90,7 @@ interface Row {
   attempts: number;
   created_at: number;
   next_at: number;
+  last_error: string | null;
 }
 
 // The prepared statements are shared by the methods that move deliveries; the read-only reports are in
@@ -87,6 +98,7 @@ interface Row {
 export function createOutbox(store: StateStore, clock: () => number): Outbox {
   const db = store.db;
   db.exec(SCHEMA);
+  const escalations = createEscalationStore(store, clock);
   const firing = createFiringSet(store);
   const insertAlert = db.prepare(
     'INSERT OR IGNORE INTO outbox_alert (id, alert_json, created_at) VALUES (?, ?, ?)',
@@ -94,7 +106,8 @@ export function createOutbox(store: StateStore, clock: () => number): Outbox {
   const insertDelivery = db.prepare(
     'INSERT OR IGNORE INTO outbox_delivery (alert_id, channel, rule_id, created_at, next_at) VALUES (?, ?, ?, ?, ?)',
   );
-  const selectDue = db.prepare(`SELECT a.alert_json, d.channel, d.attempts, d.created_at, d.next_at
+  const selectDue =
+    db.prepare(`SELECT a.alert_json, d.channel, d.attempts, d.created_at, d.next_at, d.last_error
     FROM outbox_delivery d JOIN outbox_alert a ON a.id = d.alert_id
     WHERE d.status = 'pending' AND d.next_at <= ? AND d.channel NOT IN (SELECT value FROM json_each(?))
     ORDER BY d.created_at, d.rowid LIMIT ?`);
@@ -113,13 +126,14 @@ export function createOutbox(store: StateStore, clock: () => number): Outbox {
   const update = (ids: readonly string[], fn: (id: string) => void) =>
     store.transaction(() => ids.forEach(fn));
   return {
-    enqueue(alert, channels) {
+    enqueue(alert, channels, options) {
       const now = clock();
       insertAlert.run(alert.id, JSON.stringify(alert), now);
       for (const channel of new Set(channels)) insertDelivery.run(alert.id, channel, alert.ruleId, now, now);
-      firing.record(alert);
+      if (!options?.copy) firing.record(alert);
     },
     firing,
+    escalations,
     due: (now, limit = 500, except = new Set()) =>
       (selectDue.all(now, JSON.stringify([...except]), limit) as Row[]).map(toDeliveryRow),
     markSent: (ids, channel, now) =>
@@ -148,5 +162,6 @@ function toDeliveryRow(row: Row): DeliveryRow {
     attempts: row.attempts,
     createdAt: row.created_at,
     nextAt: row.next_at,
+    ...(row.last_error === null ? {} : { lastError: row.last_error }),
   };
 }

@@ -8,7 +8,7 @@ export function routeAlert(alert: Alert, routes: readonly Route[]): string[] {
   return [...channels];
 }
 
-function routeMatches(route: Route, alert: Alert): boolean {
+export function routeMatches(route: Route, alert: Alert): boolean {
   const { severity, rule, labels } = route.match;
   if (severity && !severity.includes(alert.severity)) return false;
   if (rule && !rule.includes(alert.ruleId)) return false;

@@ -1,6 +1,7 @@
 // The config sections owned by notifiers/: `notifiers`, `routes`, `silences`. app/config/schema.ts composes them.
 import { z } from 'zod';
 import { SEVERITIES } from '../rules/alert.js';
+import { duration } from '../config/duration.js';
 import { NOTIFIER_KINDS, type NotifierKind } from './registry.js';
 
 type Kinds = typeof NOTIFIER_KINDS;
@@ -31,6 +32,15 @@ export type Notifiers = z.output<typeof Notifiers>;
 
 const Severity = z.enum(SEVERITIES as unknown as ['info', 'warning', 'critical']);
 
+/** One step of a route's `escalate:` (delivery/escalation-store.ts). */
+export const Escalation = z
+  .object({
+    after: duration({ min: '1s', max: '7d' }),
+    notify: z.array(z.string().min(1)).min(1),
+  })
+  .strict();
+export type Escalation = z.output<typeof Escalation>;
+
 /** `routes:` — default routing added to every rule's own `notify:`; every matching route adds its notifiers. */
 export const Route = z
   .object({
@@ -43,6 +53,12 @@ export const Route = z
       .strict()
       .default({}),
     notify: z.array(z.string().min(1)).min(1),
+    /** Notify these receivers too when an alert of this route is still not acknowledged `after` it fired. */
+    escalate: z.array(Escalation).max(10).optional(),
+    /** `time_intervals` names: the route's notifications are muted while any of them contains the time. */
+    mute_time_intervals: z.array(z.string().min(1)).min(1).optional(),
+    /** `time_intervals` names: the route's notifications are muted while none of them contains the time. */
+    active_time_intervals: z.array(z.string().min(1)).min(1).optional(),
   })
   .strict();
 export type Route = z.output<typeof Route>;
@@ -76,12 +92,21 @@ export function unknownNotifierRefs(
 ) {
   const known = new Set(Object.keys(notifiers));
   const issues: { path: (string | number)[]; message: string }[] = [];
-  routes.forEach((route, i) =>
+  routes.forEach((route, i) => {
     route.notify.forEach((name, j) => {
       if (!known.has(name))
         issues.push({ path: ['routes', i, 'notify', j], message: unknownMessage(name, known) });
-    }),
-  );
+    });
+    route.escalate?.forEach((step, k) =>
+      step.notify.forEach((name, j) => {
+        if (!known.has(name))
+          issues.push({
+            path: ['routes', i, 'escalate', k, 'notify', j],
+            message: unknownMessage(name, known),
+          });
+      }),
+    );
+  });
   silences.forEach((silence, i) =>
     (silence.notifiers ?? []).forEach((name, j) => {
       if (!known.has(name))

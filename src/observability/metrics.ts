@@ -58,6 +58,7 @@ export function createMetrics(options: MetricsOptions = {}) {
   for (const source of ['transactions', 'rewards']) metrics.futureRecords.inc({ source }, 0);
   for (const state of ['active', 'pending', 'expired']) metrics.silences.set({ state }, 0);
   for (const reason of ['silence', 'inhibited', 'ack']) metrics.alertsSilenced.inc({ reason }, 0);
+  for (const outcome of ['sent', 'acked']) metrics.escalations.inc({ outcome }, 0);
   for (const outcome of ['applied', 'rejected']) metrics.configReloads.inc({ outcome }, 0);
   for (const reason of ['unrelated_file', 'same_content']) metrics.configReloadNoops.inc({ reason }, 0);
   for (const read of ['head', 'sweep']) metrics.globalPages.inc({ read }, 0);
@@ -303,6 +304,18 @@ function deliveryMetrics(r: Registry[]) {
       name: `${P}silences`,
       help: 'Silences made through the API, by state (active, pending, expired); config-file silences are not counted.',
       labelNames: ['state'],
+      registers: r,
+    }),
+    escalations: new Counter({
+      name: `${P}escalations_total`,
+      help: 'Escalations of routes (escalate:): sent (enqueued to the escalation receivers) or stopped by an ack before their time.',
+      labelNames: ['outcome'],
+      registers: r,
+    }),
+    heartbeats: new Counter({
+      name: `${P}heartbeats_total`,
+      help: 'Heartbeat pings (heartbeat:) by outcome: ok, fail (the /fail ping of an unhealthy daemon), skipped (unhealthy, no ping), error (the ping failed).',
+      labelNames: ['outcome'],
       registers: r,
     }),
     alertsSilenced: new Counter({

@@ -14,7 +14,12 @@ export interface EmitDeps {
 }
 
 export function emitAlerts(deps: EmitDeps, alerts: readonly Alert[]): void {
-  for (const alert of alerts) deps.outbox.enqueue(alert, routeAlert(alert, deps.routes()));
+  const routes = deps.routes();
+  for (const alert of alerts) {
+    // A firing alert schedules its routes' escalations; a resolve also reaches the receivers they notified.
+    const escalated = deps.outbox.escalations.onEmit(alert, routes);
+    deps.outbox.enqueue(alert, [...routeAlert(alert, routes), ...escalated]);
+  }
 }
 
 export function countAlerts(metrics: Pick<Metrics, 'alerts'>, alerts: readonly Alert[]): void {

@@ -2,6 +2,7 @@
 // (int64 values above 2^53 included), and a dump of every table, row by row, with exact integers.
 import { createAckStore } from '../../src/delivery/ack-store.js';
 import { createOutbox } from '../../src/delivery/outbox.js';
+import { Route } from '../../src/notifiers/schema.js';
 import { createSilenceStore } from '../../src/delivery/silence-store.js';
 import { testAlert } from './alerts.js';
 import { createRuleStateRepo } from '../../src/rules/state-repo.js';
@@ -47,6 +48,8 @@ export function fillEverything(store: StateStore, m: Modules): void {
   for (let n = 1; n <= 5; n++) step(store, m, n);
   store.transaction(() => m.tail.advance('global', { safe: BIG, read: BIG }));
   m.outbox.markSent([testAlert({}, 1).id], 'slack', 1_700_000_000_500);
+  const escalating = [Route.parse({ notify: ['slack'], escalate: [{ after: '10m', notify: ['pager'] }] })];
+  store.transaction(() => m.outbox.escalations.onEmit(testAlert({ key: 'esc', resolves: true }), escalating));
   m.silences.add({
     matchers: [{ name: 'rule', op: '=', value: 'large-debit' }],
     startsAt: 1_700_000_000_000,

@@ -201,8 +201,9 @@ describe('loadConfigFile', () => {
         log: { level: 'info' },
       },
     });
-    // Every section gets its defaults, except verification: absent means "not configured".
-    const defaulted = Object.keys(CONFIG_SECTIONS).filter((key) => key !== 'verification');
+    // Every section gets its defaults, except verification and heartbeat: absent means "not configured".
+    const optional = ['verification', 'heartbeat'];
+    const defaulted = Object.keys(CONFIG_SECTIONS).filter((key) => !optional.includes(key));
     expect(result.ok && Object.keys(result.value).sort()).toEqual(defaulted.sort());
   });
 

@@ -10,7 +10,9 @@ import { VerificationConfig } from '../../config/sections/verification.js';
 import { DaemonConfig, SelfMonitoringConfig } from './daemon-config.js';
 import { InhibitRules } from '../../delivery/inhibit-rules.js';
 import { Notifiers, Routes, Silences, unknownNotifierRefs } from '../../notifiers/schema.js';
+import { TimeIntervals, unknownTimeIntervalRefs } from '../../notifiers/time-intervals-config.js';
 import { RulesConfig } from '../../rules/config.js';
+import { HeartbeatConfig } from '../../self-monitor/heartbeat-config.js';
 import { HaConfig, haBackendIssue } from '../../state/ha-config.js';
 import { AccountsConfig, TailConfig } from '../../tail/config.js';
 
@@ -24,18 +26,22 @@ export const CONFIG_SECTIONS = {
   notifiers: Notifiers.default({}),
   routes: Routes,
   silences: Silences,
+  time_intervals: TimeIntervals,
   inhibit_rules: InhibitRules,
   state: StateConfig.prefault({}),
   http: HttpConfig.prefault({}),
   log: LogConfig.prefault({}),
   daemon: DaemonConfig.prefault({}),
   self_monitoring: SelfMonitoringConfig.prefault({}),
+  heartbeat: HeartbeatConfig.optional(),
   ha: HaConfig.prefault({}),
 };
 
 // Notifier names are checked across sections: routes, silences and self_monitoring must name configured ones.
 export const Config = z.strictObject(CONFIG_SECTIONS).superRefine((config, ctx) => {
   for (const issue of unknownNotifierRefs(config.notifiers, config.routes, config.silences))
+    ctx.addIssue({ code: 'custom', ...issue });
+  for (const issue of unknownTimeIntervalRefs(config.time_intervals, config.routes))
     ctx.addIssue({ code: 'custom', ...issue });
   const known = Object.keys(config.notifiers);
   config.self_monitoring.notify.forEach((name, i) => {
