@@ -1,0 +1,63 @@
+// PagerDuty Events API v2 (`POST /v2/enqueue`). One event per alert, sent in order; a retry of a notification
+// sends its events again, which PagerDuty's dedup_key makes harmless (a second trigger adds a log entry to the
+// open alert, a second resolve is dropped). Classified as PagerDuty documents it: 202 accepted; 400 an invalid
+// event (permanent: the config or the event is wrong, retrying cannot help; PagerDuty's `errors` are shown);
+// 429 rate limited (the integration key's ~120 events a minute; retried after Retry-After, or 30 s as PagerDuty
+// advises, and the key is paused for every notifier using it); 5xx and network errors retried with backoff.
+import { httpPost } from '../http-post.js';
+import type { Notifier, SendReceipt } from '../notifier.js';
+import type { NotifierKind } from '../registry.js';
+import { PagerdutyConfig } from './config.js';
+import { pagerdutyEvents } from './message.js';
+
+/** PagerDuty's advice after a 429 without Retry-After: try again about 30 s later. */
+const RATE_LIMIT_PAUSE_MS = 30_000;
+
+export const pagerduty: NotifierKind<PagerdutyConfig> = {
+  config: PagerdutyConfig,
+  secrets: (config) => [config.routing_key],
+  create(name, config, deps): Notifier {
+    // PagerDuty rate-limits per integration key: notifiers sharing one share its pace and its 429 pauses.
+    const pacer = deps.pacers.pacer(`pagerduty:${config.routing_key}`, config.min_interval);
+    const secrets = [config.routing_key];
+    return {
+      name,
+      kind: 'pagerduty',
+      async send(notification, signal) {
+        let receipt: SendReceipt | undefined;
+        for (const event of pagerdutyEvents(notification, config)) {
+          receipt = await httpPost({
+            what: `PagerDuty (Events API v2) of notifier "${name}"`,
+            url: config.url,
+            body: JSON.stringify({ routing_key: config.routing_key, ...event }),
+            headers: { accept: 'application/json' },
+            timeoutMs: config.timeout,
+            signal,
+            now: deps.now,
+            pacer,
+            maxRetryAfterMs: config.max_retry_after,
+            defaultRetryAfterMs: RATE_LIMIT_PAUSE_MS,
+            explain: pagerdutyErrors,
+            secrets,
+          });
+        }
+        return receipt;
+      },
+    };
+  },
+};
+
+/** PagerDuty's error body: `{"status": "invalid event", "message": "Event object is invalid", "errors": [...]}`. */
+export function pagerdutyErrors(body: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed !== 'object') return undefined;
+  const { message, errors } = parsed as { message?: unknown; errors?: unknown };
+  const list = Array.isArray(errors) ? errors.filter((e): e is string => typeof e === 'string') : [];
+  const parts = [typeof message === 'string' ? message : undefined, ...list.slice(0, 5)].filter(Boolean);
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
