@@ -99,7 +99,10 @@ function details(all: Record<string, string>): Record<string, string> {
   return Object.fromEntries(out);
 }
 
-/** Capped with a visible note, and never longer than `max` whatever the note's length. */
+/** Capped with a visible note where there is room for one (a tag has none), and never longer than `max`. */
 function within(text: string, max: number): string {
-  return capText(text, max - 40).slice(0, max);
+  if (text.length <= max) return text;
+  if (max >= 100) return capText(text, max - 40).slice(0, max);
+  const cut = text.slice(0, max - 1);
+  return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
 }
