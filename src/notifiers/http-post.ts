@@ -28,6 +28,8 @@ export interface HttpPostOptions {
    * `message`); appended to the error message after neutralising, capping and redacting `secrets`.
    */
   readonly explain?: (body: string) => string | undefined;
+  /** What to do about a failed answer, in the service's own terms (`check routing_key`), after the advice. */
+  readonly hint?: (status: number) => string | undefined;
   /** Values never shown, even when the receiver echoes them (the notifier's secrets). */
   readonly secrets?: readonly string[];
 }

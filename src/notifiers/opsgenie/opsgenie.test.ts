@@ -134,6 +134,7 @@ describe('opsgenie notifier against an Opsgenie-like server', () => {
     expect(error).toBeInstanceOf(NotifyError);
     expect(error).toMatchObject({ retryable: false, reason: 'http_401' });
     expect(error?.message).toContain('Could not authenticate');
+    expect(error?.message).toContain('check api_key');
     expect(error?.message).not.toContain(KEY);
   });
 

@@ -33,6 +33,7 @@ export const opsgenie: NotifierKind<OpsgenieConfig> = {
             pacer,
             maxRetryAfterMs: config.max_retry_after,
             explain: opsgenieMessage,
+            hint: opsgenieHint,
             secrets,
           });
         }
@@ -41,6 +42,17 @@ export const opsgenie: NotifierKind<OpsgenieConfig> = {
     };
   },
 };
+
+const HINTS: Record<number, string> = {
+  401: 'check api_key (the key of an Opsgenie API integration, which must be enabled) and api_url (US or EU)',
+  402: 'the Opsgenie plan does not allow this request',
+  403: 'the API integration lacks the right: allow it to create and close alerts',
+  422: 'Opsgenie refused a field named above: check responders, tags and details in the notifier config',
+};
+
+function opsgenieHint(status: number): string | undefined {
+  return HINTS[status];
+}
 
 /** Opsgenie's error body: `{"message": "Key format is not valid!", "took": 0.001, "requestId": "…"}`. */
 export function opsgenieMessage(body: string): string | undefined {

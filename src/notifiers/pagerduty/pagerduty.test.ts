@@ -173,6 +173,7 @@ describe('pagerduty notifier against a PagerDuty-like server', () => {
     expect(error).toMatchObject({ retryable: false, reason: 'http_400' });
     expect(error?.message).toContain('answered HTTP 400');
     expect(error?.message).toContain('Invalid routing key');
+    expect(error?.message).toContain('check routing_key');
     expect(error?.message).not.toContain(KEY);
   });
 

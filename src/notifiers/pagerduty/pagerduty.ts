@@ -38,6 +38,7 @@ export const pagerduty: NotifierKind<PagerdutyConfig> = {
             maxRetryAfterMs: config.max_retry_after,
             defaultRetryAfterMs: RATE_LIMIT_PAUSE_MS,
             explain: pagerdutyErrors,
+            hint: pagerdutyHint,
             secrets,
           });
         }
@@ -46,6 +47,11 @@ export const pagerduty: NotifierKind<PagerdutyConfig> = {
     };
   },
 };
+
+function pagerdutyHint(status: number): string | undefined {
+  if (status !== 400) return undefined;
+  return 'PagerDuty does not retry an invalid event: check routing_key (the Integration Key of an Events API v2 integration, 32 characters) and the notifier keys';
+}
 
 /** PagerDuty's error body: `{"status": "invalid event", "message": "Event object is invalid", "errors": [...]}`. */
 export function pagerdutyErrors(body: string): string | undefined {
