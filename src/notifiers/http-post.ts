@@ -68,9 +68,9 @@ export async function httpPost(options: HttpPostOptions): Promise<SendReceipt> {
     if (!(err instanceof NotifyError)) throw err;
     if (err.retryAfterMs) options.pacer?.pause(err.retryAfterMs, err.askedRetryAfterMs);
     const said = options.explain?.(text);
-    throw said
-      ? new NotifyError(`${err.message} (the receiver said: ${receiverSaid(said, secrets)})`, err)
-      : err;
+    const hint = options.hint?.(response.statusCode);
+    const message = `${err.message}${said ? ` (the receiver said: ${receiverSaid(said, secrets)})` : ''}`;
+    throw said || hint ? new NotifyError(hint ? `${message}; ${hint}` : message, err) : err;
   }
   return { status: response.statusCode, answer: receiverSaid(text, secrets) };
 }
