@@ -1,8 +1,9 @@
-// Exactly once to PagerDuty across kill -9 and a leader failover: `ledger-sentinel run` processes page through a
-// PagerDuty-like server (test/helpers/pagerduty-server.ts) for an absence alert; the process that sent the trigger
+// Exactly once to PagerDuty and Opsgenie across kill -9 and a leader failover: `ledger-sentinel run` processes page
+// through a PagerDuty-like and an Opsgenie-like server (test/helpers/) for an absence alert; the process that sent the trigger
 // is killed -9 once the outbox has recorded it as sent, and the process that comes after it (a restart on the same
 // SQLite state dir; the standby of an HA pair on PostgreSQL) resolves it when the missing record arrives. The
-// receiver must see one trigger and one resolve, with the same dedup_key, and never the routing key in any output.
+// receivers must see one trigger and one resolve with the same dedup_key, one create and one close by the same
+// alias, and never a key in any output.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -10,9 +11,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnSentinel, type SentinelProcess } from '../../bench/lib/daemon-process.js';
 import { POSTGRES_BIN, POSTGRES_REQUIRED, startPostgres } from '../helpers/postgres.js';
 import { startPagerdutyServer, type PagerdutyServer } from '../helpers/pagerduty-server.js';
+import { startOpsgenieServer, type OpsgenieServer } from '../helpers/opsgenie-server.js';
 import { startDaemonEnv, until, type DaemonEnv } from './daemon-harness.js';
 
 const ROUTING_KEY = 'kill9routingkey0123456789abcdef0';
+const API_KEY = 'kill9-opsgenie-api-key';
 const RULE = `rules:
   - id: heartbeat-missing
     when: { memo: { contains: heartbeat-7f3a } }
@@ -20,17 +23,20 @@ const RULE = `rules:
     window: { duration: 2s, absent: true }
     severity: critical
     summary: 'No heartbeat from {{account.name}}'
-    notify: [pd]
+    notify: [pd, og]
 `;
 
-describe('PagerDuty exactly once across kill -9', () => {
+describe('PagerDuty and Opsgenie exactly once across kill -9', () => {
   let env: DaemonEnv;
   let pd: PagerdutyServer;
+  let og: OpsgenieServer;
   const procs: SentinelProcess[] = [];
   let beating: NodeJS.Timeout | undefined;
   beforeEach(async () => {
     env = await startDaemonEnv();
     pd = await startPagerdutyServer({ routingKeys: [ROUTING_KEY] });
+    og = await startOpsgenieServer({ apiKeys: [API_KEY] });
+    writeFileSync(join(env.dir, 'og-key'), API_KEY);
     env.writeRule('heartbeat.yaml', RULE);
     writeFileSync(join(env.dir, 'pd-key'), ROUTING_KEY);
   });
@@ -41,6 +47,7 @@ describe('PagerDuty exactly once across kill -9', () => {
       await p.exited;
     }
     await pd.close();
+    await og.close();
     await env.close();
   });
 
@@ -56,6 +63,7 @@ tail: { poll_interval: 300ms, overlap: 2s }
 rules: { paths: [rules/*.yaml] }
 notifiers:
   pd: { kind: pagerduty, routing_key_file: ${join(env.dir, 'pd-key')}, url: ${pd.url}, group_wait: 0s, min_interval: 0s }
+  og: { kind: opsgenie, api_key_file: ${join(env.dir, 'og-key')}, api_url: ${og.url}, group_wait: 0s }
 state: ${state}
 http: { host: 127.0.0.1, port: 0 }
 daemon: { tick_interval: 200ms }
@@ -86,7 +94,13 @@ ${extra}`,
     ]);
     expect(events.filter(([action]) => action === 'trigger')).toHaveLength(1);
     expect(pd.alerts).toEqual([expect.objectContaining({ dedupKey: key, status: 'resolved', triggers: 1 })]);
-    for (const p of procs) expect(p.stdout() + p.stderr()).not.toContain(ROUTING_KEY);
+    expect(og.alerts).toEqual([expect.objectContaining({ alias: key, status: 'closed', count: 1 })]);
+    expect(og.sink.requests.filter((r) => r.answer.status === 202)).toHaveLength(2);
+    expect(og.failedRequests).toEqual([]);
+    for (const p of procs) {
+      expect(p.stdout() + p.stderr()).not.toContain(ROUTING_KEY);
+      expect(p.stdout() + p.stderr()).not.toContain(API_KEY);
+    }
   }
 
   it('a daemon killed -9 after the trigger: the restarted one resolves it, once', async ({
@@ -98,18 +112,16 @@ ${extra}`,
     const firstUrl = await first.httpUrl();
 
     await pd.until(() => pd.accepted().length > 0);
+    await og.until(() => og.alerts.length > 0);
     // Recorded as sent: SQLite commits the outbox row in the same turn the send returns, before any scrape.
-    await until(async () =>
-      /notifications_total\{notifier="pd",outcome="sent"[^}]*\} 1/.test(
-        await (await fetch(`${firstUrl}/metrics`)).text(),
-      ),
-    );
+    await until(async () => sentBoth(await (await fetch(`${firstUrl}/metrics`)).text()));
     first.kill('SIGKILL');
     await first.exited;
     const second = start();
     await second.httpUrl();
     beat();
     await pd.until(() => pd.alerts[0]?.status === 'resolved');
+    await og.until(() => og.alerts[0]?.status === 'closed');
 
     expectOneTriggerOneResolve();
   }, 120_000);
@@ -133,12 +145,14 @@ ${extra}`,
         await b.waitFor((out) => out.includes('"msg":"started"'));
 
         await pd.until(() => pd.accepted().length > 0);
-        await until(async () => (await outboxStatuses(url)).includes('sent'));
+        await og.until(() => og.alerts.length > 0);
+        await until(async () => (await outboxStatuses(url)).filter((s) => s === 'sent').length >= 2);
         a.kill('SIGKILL');
         await a.exited;
         await until(async () => elected(b));
         beat();
         await pd.until(() => pd.alerts[0]?.status === 'resolved');
+        await og.until(() => og.alerts[0]?.status === 'closed');
 
         expectOneTriggerOneResolve();
       } finally {
@@ -148,6 +162,12 @@ ${extra}`,
     180_000,
   );
 });
+
+function sentBoth(metrics: string): boolean {
+  return ['pd', 'og'].every((n) =>
+    new RegExp(`notifications_total\\{notifier="${n}",outcome="sent"[^}]*\\} 1`).test(metrics),
+  );
+}
 
 async function outboxStatuses(url: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
