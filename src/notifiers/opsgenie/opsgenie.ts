@@ -47,6 +47,7 @@ const HINTS: Record<number, string> = {
   401: 'check api_key (the key of an Opsgenie API integration, which must be enabled) and api_url (US or EU)',
   402: 'the Opsgenie plan does not allow this request',
   403: 'the API integration lacks the right: allow it to create and close alerts',
+  404: 'check api_url: the base URL without a path (https://api.opsgenie.com, or https://api.eu.opsgenie.com)',
   422: 'Opsgenie refused a field named above: check responders, tags and details in the notifier config',
 };
 

@@ -49,8 +49,10 @@ export const pagerduty: NotifierKind<PagerdutyConfig> = {
 };
 
 function pagerdutyHint(status: number): string | undefined {
-  if (status !== 400) return undefined;
-  return 'PagerDuty does not retry an invalid event: check routing_key (the Integration Key of an Events API v2 integration, 32 characters) and the notifier keys';
+  if (status === 400)
+    return 'PagerDuty does not retry an invalid event: check routing_key (the Integration Key of an Events API v2 integration, 32 characters) and the notifier keys';
+  if (status === 404) return 'check url: the Events API v2 endpoint ends in /v2/enqueue';
+  return undefined;
 }
 
 /** PagerDuty's error body: `{"status": "invalid event", "message": "Event object is invalid", "errors": [...]}`. */
