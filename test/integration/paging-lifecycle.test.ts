@@ -45,7 +45,7 @@ describe('paging receivers through the outbox', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function start(): Side {
+  function start(pdKeys: Record<string, unknown> = {}): Side {
     const store = openStateStore({ dir });
     const outbox = createOutbox(store, Date.now);
     const deps = {
@@ -61,6 +61,7 @@ describe('paging receivers through the outbox', () => {
           routing_key: ROUTING_KEY,
           url: pd.url,
           group_wait: '0s',
+          ...pdKeys,
         }),
         og: opsgenie.config.parse({ kind: 'opsgenie', api_key: API_KEY, api_url: og.url, group_wait: '0s' }),
       },
@@ -121,5 +122,24 @@ describe('paging receivers through the outbox', () => {
     ]);
     expect(og.alerts[0]?.closeNote).toBe('Resolved by ledger-sentinel: burst over');
     expect(og.failedRequests).toEqual([]);
+  }, 60_000);
+
+  it("a 429 without Retry-After waits PagerDuty's pause (capped by max_retry_after), then the event lands once", async () => {
+    const firing = testAlert({ key: 'burst{account="0.0.1004"}', id: 'burst{account="0.0.1004"}|firing|t' });
+    pd.script({
+      status: 429,
+      headers: { 'content-type': 'application/json' },
+      body: '{"status":"throttle event","message":"Requests for this service are arriving too quickly."}',
+    });
+    const side = start({ max_retry_after: '1s' });
+
+    emit(side, firing);
+    await pd.until(() => pd.alerts.length === 1);
+    await stop(side);
+
+    expect(pd.sink.requests.map((r) => r.answer.status)).toEqual([429, 202]);
+    expect(pd.alerts).toEqual([
+      expect.objectContaining({ dedupKey: 'burst{account="0.0.1004"}', triggers: 1 }),
+    ]);
   }, 60_000);
 });

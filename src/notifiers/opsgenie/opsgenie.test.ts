@@ -181,6 +181,17 @@ describe('opsgenie notifier against an Opsgenie-like server', () => {
     expect(error).toMatchObject(expected);
   });
 
+  it('is rate limited by the server past its limit: retryable, and the open alert is not duplicated', async () => {
+    server = await startOpsgenieServer({ apiKeys: [KEY], rateLimit: 1 });
+
+    await send(testAlert());
+    const error = await failure(send(testAlert()));
+
+    expect(error).toMatchObject({ retryable: true, reason: 'http_429' });
+    expect(error?.message).toContain('too many requests');
+    expect(server.alerts).toEqual([expect.objectContaining({ count: 1 })]);
+  });
+
   it('uses the EU endpoint when api_url says so', () => {
     const config = opsgenie.config.parse({
       kind: 'opsgenie',
