@@ -7,7 +7,6 @@ import type { Alert } from '../../rules/alert.js';
 import { alertFacts } from '../alert-facts.js';
 import { accountLabel, alertHeadline, explanationFields, recordFields, triggerRecord } from '../format.js';
 import { capText } from '../../rules/cap-text.js';
-import { notificationAlerts, type Notification } from '../notifier.js';
 import { presentAlert } from '../present.js';
 import { receiverKey } from '../receiver-key.js';
 import type { OpsgenieConfig } from './config.js';
@@ -31,10 +30,6 @@ export type OpsgenieOptions = Pick<
   OpsgenieConfig,
   'priority' | 'responders' | 'tags' | 'details' | 'source' | 'entity'
 >;
-
-export function opsgenieRequests(notification: Notification, options: OpsgenieOptions): OpsgenieRequest[] {
-  return notificationAlerts(notification).map((alert) => opsgenieRequest(alert, options));
-}
 
 export function opsgenieRequest(alert: Alert, options: OpsgenieOptions): OpsgenieRequest {
   const alias = receiverKey(alert.key, LIMITS.alias);

@@ -1,14 +1,16 @@
-// Opsgenie Alert API v2. One request per alert, in order: create (alias = the alert key) or close by alias. Opsgenie
+// Opsgenie Alert API v2. One request per alert, in order: create (alias = the alert key) or close by alias; a retry
+// sends only the requests Opsgenie has not accepted yet (accepted-memory.ts). Opsgenie
 // answers 202 and processes asynchronously, so an accepted request is what we can know. Classified as Opsgenie
 // documents it: 400 (bad JSON), 401 (key invalid or integration disabled), 402, 403 (key lacks the right), 404,
 // 422 (semantic error in the body) are permanent, with Opsgenie's `message` shown; 429 and 5xx are retried with
 // backoff (Retry-After when given), and the API key is paused for every notifier using it. A retried create with
 // the same alias is folded into the open alert by Opsgenie; a repeated close of a closed alert changes nothing.
 import { httpPost } from '../http-post.js';
-import type { Notifier, SendReceipt } from '../notifier.js';
+import { notificationAlerts, type Notifier, type SendReceipt } from '../notifier.js';
+import { createAcceptedMemory } from '../accepted-memory.js';
 import type { NotifierKind } from '../registry.js';
 import { OpsgenieConfig } from './config.js';
-import { opsgenieRequests } from './message.js';
+import { opsgenieRequest } from './message.js';
 
 export const opsgenie: NotifierKind<OpsgenieConfig> = {
   config: OpsgenieConfig,
@@ -16,12 +18,15 @@ export const opsgenie: NotifierKind<OpsgenieConfig> = {
   create(name, config, deps): Notifier {
     const pacer = deps.pacers.pacer(`opsgenie:${config.api_key}`, config.min_interval);
     const secrets = [config.api_key];
+    const accepted = createAcceptedMemory();
     return {
       name,
       kind: 'opsgenie',
       async send(notification, signal) {
         let receipt: SendReceipt | undefined;
-        for (const { path, body } of opsgenieRequests(notification, config)) {
+        for (const alert of notificationAlerts(notification)) {
+          if (accepted.has(alert.id)) continue;
+          const { path, body } = opsgenieRequest(alert, config);
           receipt = await httpPost({
             what: `Opsgenie of notifier "${name}"`,
             url: `${config.api_url}${path}`,
@@ -36,6 +41,7 @@ export const opsgenie: NotifierKind<OpsgenieConfig> = {
             hint: opsgenieHint,
             secrets,
           });
+          accepted.add(alert.id);
         }
         return receipt;
       },

@@ -6,7 +6,6 @@ import type { Alert } from '../../rules/alert.js';
 import { alertFacts } from '../alert-facts.js';
 import { accountLabel, alertHeadline, triggerRecord } from '../format.js';
 import { capText } from '../../rules/cap-text.js';
-import { notificationAlerts, type Notification } from '../notifier.js';
 import { presentAlert } from '../present.js';
 import { receiverKey } from '../receiver-key.js';
 import type { PagerdutyConfig } from './config.js';
@@ -43,14 +42,6 @@ export type PagerdutyOptions = Pick<
   PagerdutyConfig,
   'severity' | 'client' | 'client_url' | 'source' | 'component' | 'group' | 'class' | 'links' | 'details'
 >;
-
-/** The events of a notification, in order, without `routing_key` (pagerduty.ts adds it). */
-export function pagerdutyEvents(
-  notification: Notification,
-  options: PagerdutyOptions,
-): Omit<PagerdutyEvent, 'routing_key'>[] {
-  return notificationAlerts(notification).map((alert) => pagerdutyEvent(alert, options));
-}
 
 export function pagerdutyEvent(alert: Alert, options: PagerdutyOptions): Omit<PagerdutyEvent, 'routing_key'> {
   const dedupKey = receiverKey(alert.key, DEDUP_KEY_MAX);

@@ -164,6 +164,28 @@ describe('pagerduty notifier against a PagerDuty-like server', () => {
     ]);
   });
 
+  it('a retried digest sends only the events PagerDuty has not accepted yet', async () => {
+    server = await startPagerdutyServer({ routingKeys: [KEY] });
+    const alerts = testAlerts(3).map((a, i) => ({ ...a, key: `large-debit/0.0.${1000 + i}` }));
+    const pd = notifier();
+    const digest = { kind: 'digest', ruleId: 'large-debit', alerts } as const;
+    server.script({ status: 202 }, { status: 503 });
+
+    const first = await failure(pd.send(digest, new AbortController().signal));
+    await pd.send(digest, new AbortController().signal);
+
+    expect(first).toMatchObject({ retryable: true, reason: 'http_503' });
+    const dedupKeys = server.sink.requests.map(
+      (r) => (JSON.parse(r.body) as { dedup_key: string }).dedup_key,
+    );
+    expect(dedupKeys).toEqual([
+      'large-debit/0.0.1000',
+      'large-debit/0.0.1001',
+      'large-debit/0.0.1001',
+      'large-debit/0.0.1002',
+    ]);
+  });
+
   it('a 400 (unknown routing key) is permanent, says what PagerDuty said, and never shows the key', async () => {
     server = await startPagerdutyServer({ routingKeys: ['another-key'] });
 

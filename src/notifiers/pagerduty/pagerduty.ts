@@ -1,14 +1,16 @@
 // PagerDuty Events API v2 (`POST /v2/enqueue`). One event per alert, sent in order; a retry of a notification
-// sends its events again, which PagerDuty's dedup_key makes harmless (a second trigger adds a log entry to the
-// open alert, a second resolve is dropped). Classified as PagerDuty documents it: 202 accepted; 400 an invalid
+// sends only the events PagerDuty has not accepted yet (accepted-memory.ts), and after a restart a repeat is
+// harmless thanks to the dedup_key (a second trigger adds a log entry to the open alert, a second resolve is
+// dropped). Classified as PagerDuty documents it: 202 accepted; 400 an invalid
 // event (permanent: the config or the event is wrong, retrying cannot help; PagerDuty's `errors` are shown);
 // 429 rate limited (the integration key's ~120 events a minute; retried after Retry-After, or 30 s as PagerDuty
 // advises, and the key is paused for every notifier using it); 5xx and network errors retried with backoff.
 import { httpPost } from '../http-post.js';
-import type { Notifier, SendReceipt } from '../notifier.js';
+import { notificationAlerts, type Notifier, type SendReceipt } from '../notifier.js';
+import { createAcceptedMemory } from '../accepted-memory.js';
 import type { NotifierKind } from '../registry.js';
 import { PagerdutyConfig } from './config.js';
-import { pagerdutyEvents } from './message.js';
+import { pagerdutyEvent } from './message.js';
 
 /** PagerDuty's advice after a 429 without Retry-After: try again about 30 s later. */
 const RATE_LIMIT_PAUSE_MS = 30_000;
@@ -20,12 +22,15 @@ export const pagerduty: NotifierKind<PagerdutyConfig> = {
     // PagerDuty rate-limits per integration key: notifiers sharing one share its pace and its 429 pauses.
     const pacer = deps.pacers.pacer(`pagerduty:${config.routing_key}`, config.min_interval);
     const secrets = [config.routing_key];
+    const accepted = createAcceptedMemory();
     return {
       name,
       kind: 'pagerduty',
       async send(notification, signal) {
         let receipt: SendReceipt | undefined;
-        for (const event of pagerdutyEvents(notification, config)) {
+        for (const alert of notificationAlerts(notification)) {
+          if (accepted.has(alert.id)) continue;
+          const event = pagerdutyEvent(alert, config);
           receipt = await httpPost({
             what: `PagerDuty (Events API v2) of notifier "${name}"`,
             url: config.url,
@@ -41,6 +46,7 @@ export const pagerduty: NotifierKind<PagerdutyConfig> = {
             hint: pagerdutyHint,
             secrets,
           });
+          accepted.add(alert.id);
         }
         return receipt;
       },
