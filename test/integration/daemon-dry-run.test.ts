@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { largeDebit } from '@ledger-sentinel/simulator/traffic-inject';
 import { startCli } from './cli-harness.js';
-import { LARGE_DEBIT_RULE, startDaemonEnv, type DaemonEnv } from './daemon-harness.js';
+import { LARGE_DEBIT_RULE, httpUrlOf, startDaemonEnv, until, type DaemonEnv } from './daemon-harness.js';
 
 const HBAR = 100_000_000n;
 
@@ -22,7 +22,9 @@ describe('run --dry-run', () => {
   it('logs "would send" for the alert, sends nothing and writes no state', async ({ onTestFailed }) => {
     const run = startCli(['run', '--config', env.configPath, '--dry-run']);
     onTestFailed(() => console.error(run.stdout(), run.stderr()));
-    await run.waitFor((out) => out.includes('"msg":"started"'));
+    const url = await httpUrlOf(run);
+    // Ready = the tail has read its start position: a record injected before that could fall before it.
+    await until(async () => (await fetch(`${url}/readyz`)).status === 200);
 
     env.ledger.ledger.inject(largeDebit('0.0.1003', 4_200n * HBAR, '0.0.1001'));
     await run.waitFor((out) => /"msg":"would send"/.test(out) && out.includes('4200'));
