@@ -1,10 +1,10 @@
 // PagerDuty Events API v2 (`POST /v2/enqueue`). One event per alert, sent in order; a retry of a notification
 // sends only the events PagerDuty has not accepted yet (accepted-memory.ts), and after a restart a repeat is
 // harmless thanks to the dedup_key (a second trigger adds a log entry to the open alert, a second resolve is
-// dropped). Classified as PagerDuty documents it: 202 accepted; 400 an invalid
-// event (permanent: the config or the event is wrong, retrying cannot help; PagerDuty's `errors` are shown);
-// 429 rate limited (the integration key's ~120 events a minute; retried after Retry-After, or 30 s as PagerDuty
-// advises, and the key is paused for every notifier using it); 5xx and network errors retried with backoff.
+// dropped). Classified as PagerDuty documents it: 202 accepted; 400 an invalid event (permanent: the config or the
+// event is wrong and retrying cannot help; PagerDuty's `errors` are shown); 429 rate limited (the integration key's
+// ~120 events a minute: retried after Retry-After, or 30 s as PagerDuty advises, and the key is paused for every
+// notifier using it); 5xx and network errors retried with backoff.
 import { httpPost } from '../http-post.js';
 import { notificationAlerts, type Notifier, type SendReceipt } from '../notifier.js';
 import { createAcceptedMemory } from '../accepted-memory.js';
