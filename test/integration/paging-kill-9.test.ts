@@ -118,12 +118,19 @@ ${extra}`,
     first.kill('SIGKILL');
     await first.exited;
     const second = start();
-    await second.httpUrl();
+    const secondUrl = await second.httpUrl();
     beat();
     await pd.until(() => pd.alerts[0]?.status === 'resolved');
     await og.until(() => og.alerts[0]?.status === 'closed');
+    const page = await (await fetch(`${secondUrl}/`)).text();
+    const metrics = await (await fetch(`${secondUrl}/metrics`)).text();
 
     expectOneTriggerOneResolve();
+    expect(page).toContain('heartbeat-missing');
+    for (const shown of [page, metrics]) {
+      expect(shown).not.toContain(ROUTING_KEY);
+      expect(shown).not.toContain(API_KEY);
+    }
   }, 120_000);
 
   it.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)(
