@@ -47,4 +47,23 @@ describe('run --dry-run', () => {
     expect(env.slack.requests).toEqual([]);
     expect(existsSync(join(env.dir, 'state'))).toBe(false);
   }, 120_000);
+
+  it('ignores the PostgreSQL state and ha of the config: it starts without them and says so', async () => {
+    env.writeConfig(
+      `ha: { enabled: true, lease_ttl: 3s, holder: dry }\nself_monitoring: { enabled: false }\n`,
+      {
+        state: '{ backend: postgres, postgres: { url: "postgres://sentinel@127.0.0.1:1/nowhere" } }',
+      },
+    );
+    const run = startCli(['run', '--config', env.configPath, '--dry-run']);
+
+    const url = await httpUrlOf(run);
+    await until(async () => (await fetch(`${url}/readyz`)).status === 200);
+    run.abort();
+    const code = await run.done;
+
+    expect(code).toBe(0);
+    expect(run.stdout()).toMatch(/"backend":"postgres"[^\n]*"msg":"dry run: nothing is sent/);
+    expect(run.stdout()).not.toContain('leader elected');
+  }, 120_000);
 });
