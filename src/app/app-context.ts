@@ -11,6 +11,7 @@ import { createResolvedAccountsRepo } from '../tail/resolved-accounts-repo.js';
 import { buildChannels, type Runtime, type Shared } from './runtime.js';
 import type { Channel } from '../delivery/channels.js';
 import { guardChannels } from './leader-guard.js';
+import { dryRunChannels } from '../delivery/dry-run-channels.js';
 import { buildShared, type Secrets } from './shared.js';
 import type { StateGuard } from '../state/state-guard.js';
 import type { StateStore } from '../state/store.js';
@@ -40,6 +41,11 @@ export interface AppOptions {
   readonly metrics?: Metrics;
   /** ha: this replica's role under the lease (cli/run/run-replica.ts); absent, the app is the only replica. */
   readonly ha?: AppHa;
+  /**
+   * `run --dry-run`: notifiers only log what they would send (delivery/dry-run-channels.ts) and the HTTP server
+   * takes a free port, so a dry run can sit beside the real daemon. The caller passes an in-memory store.
+   */
+  readonly dryRun?: boolean;
   /** Serves the app's HTTP handlers (default: its own server; a replica keeps one across its apps). */
   readonly startHttp?: (options: HttpServerOptions) => Promise<RunningHttpServer>;
 }
@@ -98,7 +104,8 @@ export function createAppContext(options: AppOptions): AppContext {
  * and that its store was not fenced (a newer token refused a write: another replica delivers now).
  */
 export function channelsFor(ctx: AppContext, loaded: Loaded): Map<string, Channel> {
-  const built = buildChannels(ctx.shared, loaded);
+  const real = buildChannels(ctx.shared, loaded);
+  const built = ctx.options.dryRun ? dryRunChannels(real, ctx.shared.log) : real;
   const ha = ctx.options.ha;
   const { store } = ctx.shared;
   return ha ? guardChannels(built, () => ha.leadership.leading() && store.check() === undefined) : built;

@@ -63,7 +63,7 @@ function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<Run
   const readiness = () => standbyReadiness(checks(), leadership);
   return (ctx.options.startHttp ?? startHttpServer)({
     host: listen.host,
-    port: listen.port,
+    port: ctx.options.dryRun ? 0 : listen.port,
     registry: metrics.registry,
     readiness,
     views: { '/quarantine': quarantineView(createQuarantine(store, clock)) },

@@ -12,6 +12,7 @@ import { verify } from './verify/verify.js';
 import { silence } from './silence/silence.js';
 import { alerts } from './alerts/alerts.js';
 import { ack } from './ack/ack.js';
+import { notify } from './notify/notify.js';
 
 export const COMMANDS: readonly Command[] = [
   run,
@@ -26,4 +27,5 @@ export const COMMANDS: readonly Command[] = [
   silence,
   alerts,
   ack,
+  notify,
 ];

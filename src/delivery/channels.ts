@@ -64,7 +64,7 @@ function scrubbed(notifier: Notifier, secrets: readonly string[]): Notifier {
     kind: notifier.kind,
     async send(notification, signal) {
       try {
-        await notifier.send(notification, signal);
+        return await notifier.send(notification, signal);
       } catch (err) {
         if (!(err instanceof NotifyError) || redact(err.message, secrets) === err.message) throw err;
         throw new NotifyError(redact(err.message, secrets), err);

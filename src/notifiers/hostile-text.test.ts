@@ -12,6 +12,11 @@ import { testAlert, testRecord } from '../../test/helpers/alerts.js';
 import { testMailer } from '../../test/helpers/test-mailer.js';
 import { testNotifierDeps } from '../../test/helpers/notifier-deps.js';
 import { webhookBody } from './webhook/message.js';
+import { pagerduty } from './pagerduty/pagerduty.js';
+import { opsgenie } from './opsgenie/opsgenie.js';
+import type { NotifierKind } from './registry.js';
+import { startPagerdutyServer } from '../../test/helpers/pagerduty-server.js';
+import { startOpsgenieServer } from '../../test/helpers/opsgenie-server.js';
 
 /** Characters that must never reach a receiver raw. */
 const RAW =
@@ -154,6 +159,53 @@ describe('webhook and Alertmanager: hostile memo text', () => {
     expect(Object.values(annotations).some((v) => RAW.test(v))).toBe(false);
     expect(annotations.memo).toMatch(/^pay\\u\{202E\}.*… \(\d+ more characters\)$/);
     expect(annotations.description?.length).toBeLessThan(2100);
+  });
+});
+
+describe('PagerDuty and Opsgenie: hostile memo text through their loopback servers', () => {
+  const KEY = 'hostile-text-key-0123456789abcdef';
+  const alert = testAlert({
+    key: `large-debit{memo="${HOSTILE}"}`,
+    summary: `${HOSTILE}${'A'.repeat(1_000_000)}`,
+    description: `Memo: ${HOSTILE}${'A'.repeat(1_000_000)}`,
+    labels: { team: HOSTILE },
+    records: [testRecord({ memo: `${HOSTILE}${'B'.repeat(1_000_000)}` })],
+  });
+  const send = (kind: NotifierKind<{ kind: string }>, config: Record<string, unknown>) =>
+    kind
+      .create('hostile', kind.config.parse(config), deps())
+      .send({ kind: 'single', alert }, new AbortController().signal);
+  const asKind = (k: unknown) => k as NotifierKind<{ kind: string }>;
+
+  it('PagerDuty gets neutralised, capped strings everywhere, dedup_key included, and accepts the event', async () => {
+    const server = await startPagerdutyServer({ routingKeys: [KEY] });
+
+    await send(asKind(pagerduty), { kind: 'pagerduty', routing_key: KEY, url: server.url }).finally(() =>
+      server.close(),
+    );
+
+    const body = server.sink.requests[0]?.body ?? '';
+    const texts = stringsOf(JSON.parse(body));
+    expect(server.accepted()).toHaveLength(1);
+    expect(texts.filter((t) => RAW.test(t))).toEqual([]);
+    expect(Buffer.byteLength(body)).toBeLessThan(SLACK_BYTES_MAX);
+    expect(server.accepted()[0]?.dedup_key).toContain('pay\\u{202E}exe.fdp\\u{0}');
+  });
+
+  it('Opsgenie gets neutralised, capped strings everywhere, alias included, and accepts the alert', async () => {
+    const server = await startOpsgenieServer({ apiKeys: [KEY] });
+
+    await send(asKind(opsgenie), {
+      kind: 'opsgenie',
+      api_key: KEY,
+      api_url: server.url,
+    }).finally(() => server.close());
+
+    const body = server.sink.requests[0]?.body ?? '';
+    expect(server.alerts).toHaveLength(1);
+    expect(stringsOf(JSON.parse(body)).filter((t) => RAW.test(t))).toEqual([]);
+    expect(Buffer.byteLength(body)).toBeLessThan(SLACK_BYTES_MAX);
+    expect(server.alerts[0]?.message.length).toBeLessThanOrEqual(130);
   });
 });
 

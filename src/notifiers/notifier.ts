@@ -11,8 +11,18 @@ export interface Notifier {
   /** The configured name (`ops-slack`): the channel alerts are routed to. */
   readonly name: string;
   readonly kind: string;
-  /** Resolves when the receiver accepted the notification; throws NotifyError otherwise. */
-  send(notification: Notification, signal: AbortSignal): Promise<void>;
+  /**
+   * Resolves when the receiver accepted the notification (with what it answered, where the notifier knows it:
+   * `ledger-sentinel notify test` prints it); throws NotifyError otherwise.
+   */
+  send(notification: Notification, signal: AbortSignal): Promise<SendReceipt | void>;
+}
+
+/** What a receiver answered to an accepted notification: status and a short body, secrets already redacted. */
+export interface SendReceipt {
+  readonly status?: number;
+  /** At most a few hundred characters, neutralised (no control characters) and without the notifier's secrets. */
+  readonly answer?: string;
 }
 
 export interface NotifyErrorOptions {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { redact } from './redact.js';
+import { RECEIVER_SAID_MAX, receiverSaid } from './receiver-said.js';
 
 describe('redact', () => {
   it.each([
@@ -9,5 +10,25 @@ describe('redact', () => {
     ['two s3cretA and s3cretB', ['s3cretA', 's3cretB'], 'two [redacted] and [redacted]'],
   ])('%j', (text, secrets, expected) => {
     expect(redact(text, secrets)).toBe(expected);
+  });
+});
+
+describe('receiverSaid: what a receiver answered, fit to show', () => {
+  it.each([
+    [
+      '{"errors":["Invalid routing key R0UT1NG"]}',
+      ['R0UT1NG'],
+      '{"errors":["Invalid routing key [redacted]"]}',
+    ],
+    ['Key GenieKey%20abc%2F123 refused', ['GenieKey abc/123'], 'Key [redacted] refused'],
+    ['bad\u001b[31m\u202Ekey\r\nX-Injected: 1', [], 'bad\\u{1B}[31m\\u{202E}key\\u{D}\\u{A}X-Injected: 1'],
+  ])('%j', (text, secrets, expected) => {
+    expect(receiverSaid(text, secrets)).toBe(expected);
+  });
+
+  it('caps a huge answer', () => {
+    const said = receiverSaid('x'.repeat(100_000), []);
+
+    expect(said).toBe(`${'x'.repeat(RECEIVER_SAID_MAX)}… (${100_000 - RECEIVER_SAID_MAX} more characters)`);
   });
 });

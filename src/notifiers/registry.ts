@@ -9,6 +9,8 @@ import type { Pacers } from '../delivery/pacer.js';
 import { alertmanager } from './alertmanager/alertmanager.js';
 import { consoleNotifier } from './console/console.js';
 import { email } from './email/email.js';
+import { opsgenie } from './opsgenie/opsgenie.js';
+import { pagerduty } from './pagerduty/pagerduty.js';
 import { slack } from './slack/slack.js';
 import { webhook } from './webhook/webhook.js';
 
@@ -33,6 +35,8 @@ export const NOTIFIER_KINDS = {
   alertmanager,
   console: consoleNotifier,
   email,
+  opsgenie,
+  pagerduty,
   slack,
   webhook,
 } as const;

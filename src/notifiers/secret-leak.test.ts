@@ -60,6 +60,10 @@ function httpFailures(build: (origin: string) => Record<string, unknown>): Failu
   ];
 }
 
+function jsonError(status: number, body: unknown): SinkResponse {
+  return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
+
 const smtpBase = {
   kind: 'email',
   host: '127.0.0.1',
@@ -82,6 +86,32 @@ const CASES: Record<string, Failure[]> = {
     url: `${origin}/proxy/${SECRET}`,
     bearer_token: SECRET,
   })),
+  // The routing key travels in the body: a 400 echoing it must not carry it into the error (PagerDuty's `errors`
+  // are shown, so the JSON echo is a case of its own).
+  pagerduty: [
+    ...httpFailures((origin) => ({ kind: 'pagerduty', url: `${origin}/v2/enqueue`, routing_key: SECRET })),
+    {
+      name: '400 whose errors quote the routing key',
+      config: async () => ({
+        kind: 'pagerduty',
+        url: `${(await http(jsonError(400, { status: 'invalid event', message: 'Event object is invalid', errors: [`Invalid routing key ${SECRET}`] }))).origin}/v2/enqueue`,
+        routing_key: SECRET,
+      }),
+    },
+  ],
+  opsgenie: [
+    ...httpFailures((origin) => ({ kind: 'opsgenie', api_url: origin, api_key: SECRET })),
+    {
+      name: '401 whose message quotes the key',
+      config: async () => ({
+        kind: 'opsgenie',
+        api_url: (
+          await http(jsonError(401, { message: `Key ${SECRET} is not valid`, errors: { key: SECRET } }))
+        ).origin,
+        api_key: SECRET,
+      }),
+    },
+  ],
   email: [
     {
       name: 'wrong password',

@@ -15,16 +15,20 @@ import { createMetrics, type Metrics } from '../../observability/metrics.js';
 import { VERSION } from '../../version.js';
 import { openConfiguredStore } from '../../state/open-configured-store.js';
 import { createReplica } from './run-replica.js';
-import type { StateStore } from '../../state/store.js';
+import { openStateStore, type StateStore } from '../../state/store.js';
 
 export const DEFAULT_CONFIG = '/etc/ledger-sentinel/config.yaml';
 
-const USAGE = `Usage: ledger-sentinel run [--config <file>]
+const USAGE = `Usage: ledger-sentinel run [--config <file>] [--dry-run]
 
 Runs the daemon: tails the watched accounts, evaluates the rules, delivers alerts.
 
 Options:
   --config <file>   the config file (default ${DEFAULT_CONFIG})
+  --dry-run         evaluate and log what would be sent ("would send" lines), send nothing: notifiers are not
+                    called, the state lives in memory only (the state dir or database is neither read nor
+                    written, so a real run later sends everything itself), ha is ignored, and the HTTP server
+                    takes a free port (see the "started" line). Tailing starts at tail.start.
 
 Reloads on SIGHUP and when the config or a rule file changes; an invalid new config is logged and the old one
 kept. On SIGTERM it stops polling, sends what is pending for daemon.shutdown_grace, and exits 0.
@@ -36,6 +40,23 @@ write is refused by the fence, so that it restarts as a standby.
 /** The CliContext, plus SIGHUP as events when the process entry provides them. */
 export interface RunContext extends CliContext {
   readonly hangups?: EventTarget;
+}
+
+/** `run`'s own options: the config file and --dry-run. */
+export function parseRunArgs(
+  argv: readonly string[],
+  cwd: string,
+): { configPath: string; dryRun: boolean } | Error {
+  try {
+    const { values } = parseArgs({
+      args: [...argv],
+      options: { config: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } },
+      strict: true,
+    });
+    return { configPath: resolve(cwd, values.config ?? DEFAULT_CONFIG), dryRun: values['dry-run'] };
+  } catch (err) {
+    return err as Error;
+  }
 }
 
 export function parseConfigArg(argv: readonly string[], cwd: string): string | Error {
@@ -95,22 +116,39 @@ async function openApp(
   }
 }
 
+/** The app of `run --dry-run`: an in-memory store, logging notifiers, no lease (app-context.ts `dryRun`). */
+function openDryRun(ctx: RunContext, loaded: Loaded, configPath: string): Daemon {
+  const store = openStateStore({ dir: ':memory:' });
+  const app = createApp({
+    ...{ loaded, configPath, env: ctx.env, pid: ctx.pid, store, dryRun: true },
+    ...{ logDestination: ctx.stdout, stdout: ctx.stderr },
+  });
+  app.log.warn(
+    { stateDir: loaded.config.state.dir, backend: loaded.config.state.backend },
+    'dry run: nothing is sent and the state is kept in memory only',
+  );
+  return app;
+}
+
 export const run: Command = {
   name: 'run',
   summary: 'run the daemon with a config file',
   usage: USAGE,
   async run(ctx: RunContext) {
-    const configPath = parseConfigArg(ctx.argv, ctx.cwd);
-    if (configPath instanceof Error) {
-      ctx.stderr.write(`ledger-sentinel run: ${configPath.message}. Run ledger-sentinel run --help.\n`);
+    const args = parseRunArgs(ctx.argv, ctx.cwd);
+    if (args instanceof Error) {
+      ctx.stderr.write(`ledger-sentinel run: ${args.message}. Run ledger-sentinel run --help.\n`);
       return 2;
     }
+    const { configPath } = args;
     const result = loadAll(configPath, { env: ctx.env });
     if (!result.ok) {
       printIssues(ctx.stderr, result.issues);
       return 1;
     }
-    const app = await openApp(ctx, result.loaded, configPath);
+    const app = args.dryRun
+      ? openDryRun(ctx, result.loaded, configPath)
+      : await openApp(ctx, result.loaded, configPath);
     if (app instanceof StateStoreError) {
       ctx.stderr.write(`ledger-sentinel run: ${app.message}\n`);
       return 1;

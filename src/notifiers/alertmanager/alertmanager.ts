@@ -27,7 +27,7 @@ export const alertmanager: NotifierKind<AlertmanagerConfig> = {
           config.generator_url,
           firingEndsAt,
         );
-        await httpPost({
+        return httpPost({
           what: `Alertmanager of notifier "${name}"`,
           url,
           body: JSON.stringify(postables),

@@ -17,7 +17,7 @@ export const webhook: NotifierKind<WebhookConfig> = {
         const payload = webhookBody(notification);
         const body = JSON.stringify(payload);
         const signed = webhookHeaders(config.signing_key, deps.now(), body, payload.idempotencyKey);
-        await httpPost({
+        return httpPost({
           what: `webhook of notifier "${name}"`,
           url: config.url,
           body,
