@@ -8,8 +8,11 @@ import type { Notifier } from './notifier.js';
 import type { Pacers } from '../delivery/pacer.js';
 import { alertmanager } from './alertmanager/alertmanager.js';
 import { consoleNotifier } from './console/console.js';
+import { discord } from './discord/discord.js';
 import { email } from './email/email.js';
 import { slack } from './slack/slack.js';
+import { teams } from './teams/teams.js';
+import { telegram } from './telegram/telegram.js';
 import { webhook } from './webhook/webhook.js';
 
 export interface NotifierDeps {
@@ -32,8 +35,11 @@ export interface NotifierKind<C extends { kind: string }> {
 export const NOTIFIER_KINDS = {
   alertmanager,
   console: consoleNotifier,
+  discord,
   email,
   slack,
+  teams,
+  telegram,
   webhook,
 } as const;
 
