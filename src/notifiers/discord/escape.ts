@@ -1,8 +1,9 @@
 // Discord markdown: ledger-controlled text gets the markdown characters backslash-escaped (Discord drops the
-// backslash and shows the character), so a memo holding `**x**`, `||spoiler||`, `[click](https://evil)`,
+// backslash and shows the character), so a memo holding `**x**`, `||spoiler||`, `[click](https://evil)` (no
+// link without its `[`),
 // `<@123>`, `# heading` or `> quote` shows those characters. Pings are stopped by `allowed_mentions: {parse: []}`
 // on the message; escaping `@` and `<` also keeps `@everyone` and `<@id>` from rendering as mentions at all.
-const ACTIVE = /[\\*_~`|[\]()<@]/g;
+const ACTIVE = /[\\*_~`|[\]<@]/g;
 const LINE_START = /^(\s*)(#{1,3}|>{1,3}|-#|[-+]|\d+\.)(?=\s)/gm;
 
 export function escapeDiscord(text: string): string {

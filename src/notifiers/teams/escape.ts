@@ -2,8 +2,9 @@
 // links, lists). Ledger-controlled text gets the Markdown-active ASCII punctuation backslash-escaped (CommonMark
 // allows the escape before any ASCII punctuation), and list markers at the start of a line too, so a memo holding
 // `[click](https://evil)`, `**urgent**` or `- item` shows as those characters and links, emphasises or lists
-// nothing. Dots and dashes elsewhere stay as they are, so `0.0.1001` and `2025-11-13` read normally.
-const ACTIVE = /[\\`*_[\]()#<>|~]/g;
+// nothing (a link needs its `[`). Parentheses, dots and dashes elsewhere stay as they are, so
+// `treasury-hot (0.0.1001)` and `2025-11-13` read normally.
+const ACTIVE = /[\\`*_[\]#<>|~]/g;
 const LIST_MARKER = /^(\s*)([-+]|\d+\.)(?=\s|$)/gm;
 
 export function escapeTeams(text: string): string {

@@ -22,7 +22,7 @@ async function notifier() {
 
 describe('teams escaping', () => {
   it.each([
-    ['[click](https://evil.example)', '\\[click\\]\\(https://evil.example\\)'],
+    ['[click](https://evil.example)', '\\[click\\](https://evil.example)'],
     [
       '**urgent** _now_ `x` <at>boss</at>',
       '\\*\\*urgent\\*\\* \\_now\\_ \\`x\\` \\<at\\>boss\\<at\\>'.replace(
@@ -80,7 +80,7 @@ describe('teams notifier against a Workflows-like trigger', () => {
 
     const [card] = sink!.cards();
     const texts = JSON.stringify(card);
-    expect(texts).toContain('\\\\[claim\\\\]\\\\(https://evil.example\\\\) \\\\*\\\\*now\\\\*\\\\*');
+    expect(texts).toContain('\\\\[claim\\\\](https://evil.example) \\\\*\\\\*now\\\\*\\\\*');
     expect(sink!.requests[0]?.body.length).toBeLessThan(10_000);
   });
 
