@@ -92,6 +92,17 @@ describe('slack-app notifier against a Slack-Web-API-like server', () => {
     expect(sink!.messages[1]?.threadTs).toBe(sink!.messages[0]?.ts);
   });
 
+  it('threads the reminders of a digest under the digest message', async () => {
+    const n = await notifier();
+    const alerts = testAlerts(2).map((a, i) => ({ ...a, key: `d${i}` }));
+    const reminders = alerts.map((a) => ({ ...a, id: `${a.id}|repeat-1` }));
+
+    await n.send({ kind: 'digest', ruleId: 'large-debit', alerts }, signal());
+    await n.send({ kind: 'digest', ruleId: 'large-debit', alerts: reminders }, signal());
+
+    expect(sink!.messages.map((m) => m.threadTs)).toEqual([undefined, sink!.messages[0]?.ts]);
+  });
+
   it('updates a digest message once every alert it announced has resolved', async () => {
     const n = await notifier();
     const alerts = testAlerts(2).map((a, i) => ({ ...a, key: `d${i}` }));

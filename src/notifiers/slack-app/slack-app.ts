@@ -69,10 +69,9 @@ async function sendFiring(ctx: Context, notification: Notification, signal: Abor
   const known = alerts.map((a) => ctx.threads.get(a.key));
   // Posted before a crash kept the outbox from recording it: posting again would make a second message.
   if (alerts.every((a, i) => known[i]?.alertId === a.id)) return;
-  // A reminder of an episode whose message is still open goes into that message's thread.
-  const first = alerts[0];
-  const open = known[0];
-  if (notification.kind === 'single' && first && open && sameEpisode(open, first) && !open.resolvedId) {
+  // Reminders of episodes whose one message is still open go into that message's thread.
+  const open = openThread(alerts, known);
+  if (open) {
     await ctx.api.post(slackAppMessage(notification, options(ctx, open.channel, open.ts)), signal);
     return;
   }
@@ -130,6 +129,17 @@ async function updateParent(ctx: Context, resolves: Notification, thread: SlackT
     ctx.logger.warn({ reason: err.reason }, 'slack message not updated to resolved');
   }
   ctx.threads.updated(thread.channel, thread.ts);
+}
+
+/** The one open message of the same episodes that every alert of the notification was announced in, if any. */
+function openThread(alerts: readonly Alert[], known: readonly (SlackThread | undefined)[]) {
+  const first = known[0];
+  if (!first) return undefined;
+  const all = alerts.every((a, i) => {
+    const t = known[i];
+    return t && sameEpisode(t, a) && !t.resolvedId && t.channel === first.channel && t.ts === first.ts;
+  });
+  return all ? first : undefined;
 }
 
 function sameEpisode(thread: SlackThread, alert: Alert): boolean {
