@@ -7,7 +7,14 @@ export const DiscordConfig = z
     /** Channel webhook URL: a secret (its last path segment is the token); prefer `webhook_url_file`. */
     webhook_url: secretUrl('https://discord.com/api/webhooks/123…/abc…'),
     /** Overrides the webhook's display name. */
-    username: z.string().min(1).max(80).optional(),
+    username: z
+      .string()
+      .min(1)
+      .max(80)
+      .refine((name) => !/discord|clyde/i.test(name), {
+        message: 'Discord refuses webhook names containing "discord" or "clyde"; choose another username',
+      })
+      .optional(),
     timeout: duration().default(10_000),
     ...commonKeys,
   })
