@@ -34,7 +34,7 @@ describe('notifiers schema', () => {
     [
       'unknown kind',
       { x: { kind: 'pager' } },
-      "x.kind: Invalid discriminator value. Expected 'alertmanager' | 'console' | 'email' | 'slack' | 'webhook'",
+      "x.kind: Invalid discriminator value. Expected 'alertmanager' | 'console' | 'discord' | 'email' | 'slack' | 'slack-app' | 'teams' | 'telegram' | 'webhook'",
     ],
     ['typo in a key', { x: { kind: 'console', group_wiat: '1s' } }, 'x: Unrecognized key: "group_wiat"'],
     [
