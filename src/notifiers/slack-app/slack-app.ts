@@ -76,7 +76,7 @@ async function sendFiring(ctx: Context, notification: Notification, signal: Abor
     return;
   }
   const posted = await ctx.api.post(slackAppMessage(notification, options(ctx, ctx.config.channel)), signal);
-  ctx.threads.posted(
+  await ctx.threads.posted(
     alerts.map((a) => ({ key: a.key, startsAt: a.startsAt, id: a.id })),
     posted.channel,
     posted.ts,
@@ -104,7 +104,7 @@ async function sendResolve(ctx: Context, notification: Notification, signal: Abo
         options(ctx, thread.channel, thread.ts),
       );
       await ctx.api.post(reply, signal);
-      ctx.threads.replied(pending.map((a) => ({ key: a.key, id: a.id })));
+      await ctx.threads.replied(pending.map((a) => ({ key: a.key, id: a.id })));
     }
     if (ctx.config.update_on_resolve && !ctx.threads.get(thread.key)?.updated)
       await updateParent(ctx, asNotification(notification, alerts), thread, signal);
@@ -128,7 +128,7 @@ async function updateParent(ctx: Context, resolves: Notification, thread: SlackT
     if (!(err instanceof NotifyError) || !UNEDITABLE.has(err.reason.replace(/^slack_/, ''))) throw err;
     ctx.logger.warn({ reason: err.reason }, 'slack message not updated to resolved');
   }
-  ctx.threads.updated(thread.channel, thread.ts);
+  await ctx.threads.updated(thread.channel, thread.ts);
 }
 
 /** The one open message of the same episodes that every alert of the notification was announced in, if any. */

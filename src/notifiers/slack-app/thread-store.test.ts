@@ -23,8 +23,8 @@ const alert = { key: 'r/0.0.1003', startsAt: '2025-11-13T02:14:20.000Z', id: 'r/
 async function survivesReopen(open: () => Promise<StateStore>): Promise<void> {
   const first = await open();
   const threads = createSlackThreadStore('ops-app', () => 1_000, first);
-  threads.posted([alert], 'C0ALERTS', '1700000000.000100');
-  threads.replied([{ key: alert.key, id: 'r/0.0.1003|resolved|t' }]);
+  await threads.posted([alert], 'C0ALERTS', '1700000000.000100');
+  await threads.replied([{ key: alert.key, id: 'r/0.0.1003|resolved|t' }]);
   await first.durable();
   await first.close();
 
@@ -54,16 +54,16 @@ describe('slack-app threads in SQLite', () => {
     await survivesReopen(() => Promise.resolve(openStateStore({ dir })));
   });
 
-  it('are pruned once untouched for the retention', () => {
+  it('are pruned once untouched for the retention', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'slack-threads-'));
     dirs.push(dir);
     const store = openStateStore({ dir });
     let now = 0;
     const threads = createSlackThreadStore('ops-app', () => now, store);
-    threads.posted([alert], 'C0ALERTS', '1.000100');
+    await threads.posted([alert], 'C0ALERTS', '1.000100');
 
     now = THREAD_RETENTION_MS + 1;
-    threads.posted([{ ...alert, key: 'other' }], 'C0ALERTS', '2.000100');
+    await threads.posted([{ ...alert, key: 'other' }], 'C0ALERTS', '2.000100');
 
     expect(threads.get(alert.key)).toBeUndefined();
     expect(threads.get('other')?.ts).toBe('2.000100');

@@ -22,14 +22,21 @@ export interface SlackThread {
 
 export interface SlackThreadStore {
   get(key: string): SlackThread | undefined;
-  /** The message `ts` in `channel` announced these alerts. */
-  posted(alerts: readonly { key: string; startsAt: string; id: string }[], channel: string, ts: string): void;
-  /** These resolves were threaded under their messages. */
-  replied(resolves: readonly { key: string; id: string }[]): void;
+  /**
+   * The message `ts` in `channel` announced these alerts. Resolves once the record is durable (PostgreSQL: in the
+   * database), so a replica that takes over after this process dies finds it and does not post again.
+   */
+  posted(
+    alerts: readonly { key: string; startsAt: string; id: string }[],
+    channel: string,
+    ts: string,
+  ): Promise<void>;
+  /** These resolves were threaded under their messages (durable when it resolves). */
+  replied(resolves: readonly { key: string; id: string }[]): Promise<void>;
   /** How many alerts under this message have not been resolved yet. */
   openUnder(channel: string, ts: string): number;
-  /** The message was updated to show it resolved. */
-  updated(channel: string, ts: string): void;
+  /** The message was updated to show it resolved (durable when it resolves). */
+  updated(channel: string, ts: string): Promise<void>;
 }
 
 /** Rows untouched this long are pruned: a resolve after that is posted on its own, not threaded. */
@@ -45,7 +52,7 @@ interface Row {
   updated: number;
 }
 
-type Host = Pick<StateStore, 'db' | 'transaction'>;
+type Host = Pick<StateStore, 'db' | 'transaction' | 'durable'>;
 
 /** Without a state store (`check`, a notifier built alone) the threads live in memory for the process's life. */
 export function createSlackThreadStore(
@@ -76,29 +83,32 @@ export function createSlackThreadStore(
   const prune = db.prepare('DELETE FROM slack_app_thread WHERE at < ?');
   return {
     get: (key) => fromRow(byKey.get(notifier, key) as Row | undefined),
-    posted(alerts, channel, ts) {
+    async posted(alerts, channel, ts) {
       const at = clock();
       host.transaction(() => {
         prune.run(at - THREAD_RETENTION_MS);
         for (const a of alerts) upsert.run(notifier, a.key, a.startsAt, a.id, channel, ts, at);
       });
+      await host.durable();
     },
-    replied(resolves) {
+    async replied(resolves) {
       const at = clock();
       host.transaction(() => {
         for (const r of resolves) resolve.run(r.id, at, notifier, r.key);
       });
+      await host.durable();
     },
     openUnder: (channel, ts) => (open.get(notifier, channel, ts) as { n: number }).n,
-    updated(channel, ts) {
+    async updated(channel, ts) {
       host.transaction(() => markUpdated.run(clock(), notifier, channel, ts));
+      await host.durable();
     },
   };
 }
 
 function memoryHost(): Host {
   const db = new Database(':memory:');
-  return { db, transaction: (fn) => db.transaction(fn)() };
+  return { db, transaction: (fn) => db.transaction(fn)(), durable: () => Promise.resolve() };
 }
 
 function fromRow(row: Row | undefined): SlackThread | undefined {
