@@ -77,8 +77,8 @@ export interface RuntimeParts {
 
 /** Builds the notifiers first: a notifier that cannot be created fails here, before anything is replaced. */
 export function buildChannels(shared: Shared, loaded: Loaded): Map<string, Channel> {
-  const { clock: now, sleep, log: logger, stdout } = shared;
-  return createChannels(loaded.config.notifiers, { now, sleep, logger, stdout });
+  const { clock: now, sleep, log: logger, stdout, store } = shared;
+  return createChannels(loaded.config.notifiers, { now, sleep, logger, stdout, store });
 }
 
 export function startRuntime(shared: Shared, loaded: Loaded, channels: Map<string, Channel>): Runtime {

@@ -14,9 +14,14 @@ import { testNotifierDeps } from '../../test/helpers/notifier-deps.js';
 import { webhookBody } from './webhook/message.js';
 import { pagerduty } from './pagerduty/pagerduty.js';
 import { opsgenie } from './opsgenie/opsgenie.js';
-import type { NotifierKind } from './registry.js';
 import { startPagerdutyServer } from '../../test/helpers/pagerduty-server.js';
 import { startOpsgenieServer } from '../../test/helpers/opsgenie-server.js';
+import { startDiscordSink } from '../../test/helpers/discord-sink.js';
+import { startSlackApiSink } from '../../test/helpers/slack-api-sink.js';
+import { startTeamsSink } from '../../test/helpers/teams-sink.js';
+import { startTelegramSink } from '../../test/helpers/telegram-sink.js';
+import type { HttpSink } from '../../test/helpers/http-sink.js';
+import { NOTIFIER_KINDS, type NotifierKind } from './registry.js';
 
 /** Characters that must never reach a receiver raw. */
 const RAW =
@@ -208,6 +213,104 @@ describe('PagerDuty and Opsgenie: hostile memo text through their loopback serve
     expect(server.alerts[0]?.message.length).toBeLessThanOrEqual(130);
   });
 });
+
+const TELEGRAM_TOKEN = '123456789:AAHhostileTEXTtokenxxxxxxxxxxxxxxx';
+
+/** Each chat receiver's loopback server and the config pointing at it. */
+const CHAT_RECEIVERS: [string, () => Promise<{ server: HttpSink; config: Record<string, unknown> }>][] = [
+  [
+    'discord',
+    async () => {
+      const server = await startDiscordSink();
+      return { server, config: { kind: 'discord', webhook_url: server.webhookUrl } };
+    },
+  ],
+  [
+    'teams',
+    async () => {
+      const server = await startTeamsSink();
+      return { server, config: { kind: 'teams', webhook_url: server.webhookUrl } };
+    },
+  ],
+  [
+    'telegram',
+    async () => {
+      const server = await startTelegramSink(TELEGRAM_TOKEN);
+      const config = {
+        kind: 'telegram',
+        bot_token: TELEGRAM_TOKEN,
+        chat_id: -1001234567890,
+        api_url: server.apiUrl,
+      };
+      return { server, config };
+    },
+  ],
+  [
+    'slack-app',
+    async () => {
+      const server = await startSlackApiSink();
+      const config = {
+        kind: 'slack-app',
+        bot_token: server.token,
+        channel: 'C0ALERTS',
+        api_url: server.apiUrl,
+      };
+      return { server, config };
+    },
+  ],
+];
+
+describe.each(CHAT_RECEIVERS)('%s: hostile memo text through its loopback server', (kind, start) => {
+  let server: HttpSink | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  async function sent(summary: string, memo: string, description: string) {
+    const started = await start();
+    server = started.server;
+    const registered = NOTIFIER_KINDS[kind as keyof typeof NOTIFIER_KINDS] as unknown as NotifierKind<{
+      kind: string;
+    }>;
+    const config = registered.config.parse({ ...started.config, group_wait: '0s' });
+    const alert = testAlert({ summary, description, records: [testRecord({ memo })] });
+
+    await registered
+      .create('ops', config, deps())
+      .send({ kind: 'single', alert }, new AbortController().signal);
+
+    const [request] = await server.waitForRequests(1);
+    return { body: request?.body ?? '', status: request?.answer.status ?? 0 };
+  }
+
+  it('neutralises bidi, NUL, ANSI and zero-width characters in every string of the payload', async () => {
+    const { body } = await sent(HOSTILE, HOSTILE, `Memo: ${HOSTILE}`);
+
+    const texts = stringsOf(parsed(body));
+    expect(texts.filter((t) => RAW.test(t))).toEqual([]);
+    // Shown as the code point's name; Discord and Teams also backslash-escape its backslash for their Markdown.
+    expect(texts.some((t) => /pay\\{1,2}u\{202E\}exe\.fdp/.test(t))).toBe(true);
+  });
+
+  it('sends a small payload for a 1 MB memo, accepted by the server', async () => {
+    const memo = 'A'.repeat(1_000_000);
+
+    const { body, status } = await sent(`memo ${memo}`, memo, `Memo: ${memo}`);
+
+    expect(Buffer.byteLength(body)).toBeLessThan(SLACK_BYTES_MAX);
+    expect(status).toBeLessThan(300);
+    expect(JSON.stringify(parsed(body))).toContain('999744 more characters');
+  });
+});
+
+/** A JSON body, or a form-encoded one (what @slack/web-api sends) with its JSON-encoded fields decoded. */
+function parsed(body: string): unknown {
+  if (body.startsWith('{')) return JSON.parse(body);
+  return Object.fromEntries(
+    [...new URLSearchParams(body)].map(([k, v]) => [k, /^[[{]/.test(v) ? (JSON.parse(v) as unknown) : v]),
+  );
+}
 
 function stringsOf(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);

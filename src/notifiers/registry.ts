@@ -6,12 +6,17 @@ import type { z } from 'zod';
 import type { Logger } from '../observability/logger.js';
 import type { Notifier } from './notifier.js';
 import type { Pacers } from '../delivery/pacer.js';
+import type { StateStore } from '../state/store.js';
 import { alertmanager } from './alertmanager/alertmanager.js';
 import { consoleNotifier } from './console/console.js';
+import { discord } from './discord/discord.js';
 import { email } from './email/email.js';
 import { opsgenie } from './opsgenie/opsgenie.js';
 import { pagerduty } from './pagerduty/pagerduty.js';
 import { slack } from './slack/slack.js';
+import { slackApp } from './slack-app/slack-app.js';
+import { teams } from './teams/teams.js';
+import { telegram } from './telegram/telegram.js';
 import { webhook } from './webhook/webhook.js';
 
 export interface NotifierDeps {
@@ -22,6 +27,8 @@ export interface NotifierDeps {
   readonly stdout: Writable;
   /** Pacing per receiver (Slack: per webhook URL), shared by every notifier that sends there. */
   readonly pacers: Pacers;
+  /** The state store, for notifiers that keep receiver state across restarts (slack-app: message ts); absent in `check`. */
+  readonly store?: StateStore;
 }
 
 export interface NotifierKind<C extends { kind: string }> {
@@ -34,10 +41,14 @@ export interface NotifierKind<C extends { kind: string }> {
 export const NOTIFIER_KINDS = {
   alertmanager,
   console: consoleNotifier,
+  discord,
   email,
   opsgenie,
   pagerduty,
   slack,
+  'slack-app': slackApp,
+  teams,
+  telegram,
   webhook,
 } as const;
 

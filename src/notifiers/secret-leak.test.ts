@@ -112,6 +112,55 @@ const CASES: Record<string, Failure[]> = {
       }),
     },
   ],
+  discord: httpFailures((origin) => ({ kind: 'discord', webhook_url: `${origin}/api/webhooks/1/${SECRET}` })),
+  teams: httpFailures((origin) => ({
+    kind: 'teams',
+    webhook_url: `${origin}/workflows/1/triggers/manual/paths/invoke?api-version=2016-06-01&sig=${SECRET}`,
+  })),
+  // The bot token sits in the URL path of every request.
+  telegram: [
+    ...httpFailures((origin) => ({
+      kind: 'telegram',
+      bot_token: `123456789:${SECRET}`,
+      chat_id: -100123,
+      api_url: origin,
+    })),
+    {
+      name: '400 whose description quotes the request URL',
+      config: async () => ({
+        kind: 'telegram',
+        bot_token: `123456789:${SECRET}`,
+        chat_id: 1,
+        api_url: (
+          await http({
+            status: 400,
+            body: JSON.stringify({
+              ok: false,
+              description: `Bad Request: /bot123456789:${SECRET}/sendMessage`,
+            }),
+          })
+        ).origin,
+      }),
+    },
+  ],
+  'slack-app': [
+    ...httpFailures((origin) => ({
+      kind: 'slack-app',
+      bot_token: `xoxb-${SECRET}`,
+      channel: 'C0ALERTS',
+      api_url: origin,
+    })),
+    {
+      name: 'ok:false with an error code echoing the token',
+      config: async () => ({
+        kind: 'slack-app',
+        bot_token: `xoxb-${SECRET}`,
+        channel: 'C0ALERTS',
+        api_url: (await http({ status: 200, body: JSON.stringify({ ok: false, error: `xoxb-${SECRET}` }) }))
+          .origin,
+      }),
+    },
+  ],
   email: [
     {
       name: 'wrong password',

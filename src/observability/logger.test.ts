@@ -29,4 +29,22 @@ describe('createLogger', () => {
     expect(out.lines.join('')).not.toContain('"pw"');
     expect(out.lines.join('')).toContain('[redacted]');
   });
+
+  it('scrubs credential-shaped text nobody configured: a Telegram bot token in a URL, a Slack token', () => {
+    const out = capture();
+    const log = createLogger({ destination: out.destination });
+
+    log.warn(
+      {
+        err: new Error(
+          'GET https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/x failed',
+        ),
+      },
+      'send failed',
+    );
+    log.warn({ cfg: { bot_token: 'xoxb-1234-5678-AbCdEfGh' } }, 'config');
+
+    expect(out.lines.join('')).not.toContain('AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw');
+    expect(out.lines.join('')).not.toContain('AbCdEfGh');
+  });
 });

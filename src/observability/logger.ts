@@ -1,5 +1,6 @@
 // pino, injected everywhere (docs/architecture.md): child loggers per component, static messages, values as fields.
 import { pino, type Logger, type DestinationStream } from 'pino';
+import { redactCredentialShapes } from './credential-shapes.js';
 
 export type { Logger };
 
@@ -11,6 +12,8 @@ export const REDACT_PATHS = [
   '*.pass',
   '*.webhook_url',
   '*.webhookUrl',
+  '*.bot_token',
+  '*.botToken',
   '*.secret',
   '*.signing_secret',
   '*.authorization',
@@ -32,16 +35,16 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       level: options.level ?? 'info',
       base: { service: 'ledger-sentinel' },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-      // pino rejects `hooks: undefined`, so the key is present only when there is something to scrub.
-      ...(secrets.length ? { hooks: { streamWrite: (line: string) => redactSecrets(line, secrets) } } : {}),
+      // Always: credential-shaped text (a Telegram bot token in a URL, a Slack token) is scrubbed even unconfigured.
+      hooks: { streamWrite: (line: string) => redactSecrets(line, secrets) },
     },
     options.destination,
   );
 }
 
-/** Replaces every occurrence of every secret value in a string. */
+/** Replaces every occurrence of every secret value, and any credential-shaped text, in a string. */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('[redacted]');
-  return out;
+  return redactCredentialShapes(out);
 }

@@ -16,6 +16,8 @@ const EXAMPLE = join(REPO_DIR, 'config.example.yaml');
 // The example's *_file secrets live under /etc/ledger-sentinel/secrets; stand-ins keep the test hermetic.
 const readFile = (path: string) => {
   if (!path.startsWith('/etc/ledger-sentinel/secrets/')) return readFileSync(path, 'utf8');
+  if (path.endsWith('-bot-token'))
+    return path.includes('slack') ? 'xoxb-0000-stand-in-token' : '123456789:AAH-stand-in-token';
   return /url|webhook/.test(path) ? 'https://hooks.example.com/services/T0/B0/stand-in' : `secret-of-${path}`;
 };
 
