@@ -3,6 +3,7 @@ import { HttpConfig } from '../config/sections/http.js';
 import { createRuntimeControls } from '../app/runtime-controls.js';
 import { Config } from '../app/config/schema.js';
 import { createOutbox } from '../delivery/outbox.js';
+import { knownLabels } from '../delivery/known-labels.js';
 import { testAlert } from '../../test/helpers/alerts.js';
 import { startHttpServer, type RunningHttpServer } from '../observability/http-server.js';
 import { createLogger } from '../observability/logger.js';
@@ -30,6 +31,8 @@ async function start(http: Record<string, unknown> = { api_token: TOKEN }) {
   const api = createApiRouter({
     ...controls,
     http: () => HttpConfig.parse(http),
+    knownLabels: () =>
+      knownLabels({ rules: [{ labels: { team: 'ops' }, group_by: ['account'] }], accounts: [] }),
     readiness: () => ({ state: { ok: true, message: 'ok' } }),
     reload: async () => (reloads.push('reload'), true),
     clock: () => now,
@@ -134,6 +137,11 @@ describe('the API router', () => {
     ],
     ['a bad regex', silence(['rule=~"(x"']), /invalid regular expression/],
     ['a silence of everything', silence(['rule=~".*"']), /must not match the empty string/],
+    [
+      'a label no alert carries',
+      silence(['tema="ops"']),
+      /no alert carries the label "tema"; did you mean "team"/,
+    ],
     [
       'an end in the past',
       silence(['rule="x"']).replace('2030-01-01T02', '2029-01-01T02'),
