@@ -59,7 +59,7 @@ describe('why an alert fired, per condition', () => {
     ['type', '{ type: [CRYPTOTRANSFER] }', tx(), 'type CRYPTOTRANSFER'],
     [
       'token_debit',
-      '{ token_debit: { token_id: 0.0.456858, min: 1000 } }',
+      '{ token_debit: { token_id: 0.0.456858, min: "1000 units" } }',
       tokenDrain,
       'token 0.0.456858 debit 2,500,000 units ≥ 1,000 units',
     ],

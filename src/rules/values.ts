@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseAmount } from './amount.js';
 import { ENTITY_ID_PATTERN } from '@ledger-sentinel/ledger-model/entity-id';
 
-/** An HBAR amount in tinybars: "10000 hbar", "0.5 hbar", "5 tinybar" or a plain integer. */
+/** An HBAR amount in tinybars, written with its unit: "10000 hbar", "0.5 hbar", "5 tinybar" (amount.ts). */
 export const HbarAmount = z
   .union([z.string(), z.number()], { error: (issue) => amountMessage(issue.input) })
   .transform((v, ctx) => {
@@ -12,7 +12,7 @@ export const HbarAmount = z
     ctx.addIssue({ code: 'custom', message: parsed.message, input: v });
     return z.NEVER;
   })
-  .meta({ description: 'HBAR amount: "10000 hbar", "0.5 hbar", "5 tinybar" or plain tinybars' });
+  .meta({ description: 'HBAR amount with its unit: "10000 hbar", "0.5 hbar" or "5 tinybar"' });
 
 function amountMessage(input: unknown): string {
   const parsed = parseAmount(input);

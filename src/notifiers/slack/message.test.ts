@@ -45,7 +45,9 @@ describe('slackMessage', () => {
   it("caps a long header at Slack's 150 characters", () => {
     const alert = testAlert({ summary: '<'.repeat(400) });
 
-    const header = slackMessage({ kind: 'single', alert }, 10).blocks[0] as { text: { text: string } };
+    const header = slackMessage({ kind: 'single', alert }, 10).blocks[0] as unknown as {
+      text: { text: string };
+    };
 
     expect(header.text.text).toMatch(/^CRITICAL: <+…$/);
     expect(header.text.text.length).toBe(SLACK_LIMITS.header);
