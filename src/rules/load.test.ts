@@ -17,6 +17,10 @@ const messages = (options: LoadRulesOptions) => {
 
 const expected: [string, string][] = [
   [
+    'group-by-label.yaml',
+    'group-by-label.yaml:6:25 group_by.1: no watched account has the label "tema"; did you mean "labels.team"? the accounts\' labels are: env, team',
+  ],
+  [
     'bare-amount.yaml',
     'bare-amount.yaml:6:14 when.debit: an amount needs a unit, got the bare number 1000; write "1000 hbar" or "1000 tinybar" (1 hbar = 100000000 tinybar)',
   ],
