@@ -156,6 +156,28 @@ describe('the API router', () => {
     expect((JSON.parse(answer.text) as { error: string }).error).toMatch(message);
   });
 
+  it.each(['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'refuses a silence on %s (a name of Object.prototype, no label) and silences nothing',
+    async (name) => {
+      const t = await start();
+
+      const answers = await Promise.all([
+        t.call('POST', '/api/v1/silences', silence([`${name}=~".+"`])),
+        t.call('POST', '/api/v1/silences', silence([{ name, value: 'x', isRegex: false }])),
+      ]);
+      const listed = JSON.parse((await t.call('GET', '/api/v1/silences')).text) as unknown[];
+
+      expect(answers.map((a) => a.status)).toEqual([400, 400]);
+      for (const a of answers)
+        expect((JSON.parse(a.text) as { error: string }).error).toMatch(
+          name === '__proto__'
+            ? /invalid matcher name "__proto__"/
+            : /no alert carries the label .*the labels are: account, alertname, category, rule, severity, team/,
+        );
+      expect(listed).toHaveLength(1); // the config file's silence only
+    },
+  );
+
   it('refuses a body over the size limit with 413', async () => {
     const t = await start();
 
