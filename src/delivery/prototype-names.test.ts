@@ -143,3 +143,29 @@ describe('own keys still work', () => {
     );
   });
 });
+
+describe('every inherited member, not only the usual six', () => {
+  const inherited = [
+    ...Object.getOwnPropertyNames(Object.prototype),
+    ...Object.getOwnPropertyNames(Array.prototype),
+    ...Object.getOwnPropertyNames(String.prototype),
+    // A list's and a text's length are their own (`{{memo.length}}` works, as in mustache).
+  ].filter((n) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n) && n !== '__proto__' && n !== 'length');
+
+  it('is read as missing by matchers, routes and templates', () => {
+    const alert = testAlert({ records: [] });
+    const view = { labels: { team: 'ops' }, list: [1], text: 'abc' };
+
+    const leaks = inherited.filter((name) => {
+      const matcher = compileMatcher({ name, op: '=~', value: '.+' });
+      const matched = typeof matcher === 'string' || matcher.test(alert);
+      const routed = routeAlert(alert, [{ match: { labels: { [name]: '' } }, notify: ['x'] }]).length > 1;
+      const tags = [`{{${name}}}`, `{{labels.${name}}}`, `{{list.${name}}}`, `{{text.${name}}}`];
+      const rendered = tags.map((t) => renderLayered(t, [view]) + compileTemplate(t)(view)).join('');
+      return matched || routed || rendered !== '';
+    });
+
+    expect(inherited.length).toBeGreaterThan(40);
+    expect(leaks).toEqual([]);
+  });
+});
