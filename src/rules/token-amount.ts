@@ -16,6 +16,8 @@ export const TokenAmount = z
     token_id: AccountId,
     min: z.union([z.string(), z.number()]).optional().meta({
       description: 'At least this much: "1000000 units", or "1.5 tokens" with decimals: set (default 1 unit)',
+      type: 'string',
+      pattern: '^\\s*[0-9][0-9_]*(\\.[0-9]+)?\\s*([uU][nN][iI][tT][sS]?|[tT][oO][kK][eE][nN][sS]?)\\s*$',
     }),
     decimals: z
       .number({

@@ -12,7 +12,13 @@ export const HbarAmount = z
     ctx.addIssue({ code: 'custom', message: parsed.message, input: v });
     return z.NEVER;
   })
-  .meta({ description: 'HBAR amount with its unit: "10000 hbar", "0.5 hbar" or "5 tinybar"' });
+  // Editors flag a bare number at once; the loader refuses it with the fix (amount.ts).
+  .meta({
+    description: 'HBAR amount with its unit: "10000 hbar", "0.5 hbar" or "5 tinybar"',
+    type: 'string',
+    pattern:
+      '^\\s*[0-9][0-9_]*(\\.[0-9]+)?\\s*([hH][bB][aA][rR][sS]?|[tT][iI][nN][yY][bB][aA][rR][sS]?|ℏ)\\s*$',
+  });
 
 function amountMessage(input: unknown): string {
   const parsed = parseAmount(input);
