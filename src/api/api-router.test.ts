@@ -3,6 +3,7 @@ import { HttpConfig } from '../config/sections/http.js';
 import { createRuntimeControls } from '../app/runtime-controls.js';
 import { Config } from '../app/config/schema.js';
 import { createOutbox } from '../delivery/outbox.js';
+import { knownLabels } from '../delivery/known-labels.js';
 import { testAlert } from '../../test/helpers/alerts.js';
 import { startHttpServer, type RunningHttpServer } from '../observability/http-server.js';
 import { createLogger } from '../observability/logger.js';
@@ -30,6 +31,8 @@ async function start(http: Record<string, unknown> = { api_token: TOKEN }) {
   const api = createApiRouter({
     ...controls,
     http: () => HttpConfig.parse(http),
+    knownLabels: () =>
+      knownLabels({ rules: [{ labels: { team: 'ops' }, group_by: ['account'] }], accounts: [] }),
     readiness: () => ({ state: { ok: true, message: 'ok' } }),
     reload: async () => (reloads.push('reload'), true),
     clock: () => now,
@@ -135,6 +138,11 @@ describe('the API router', () => {
     ['a bad regex', silence(['rule=~"(x"']), /invalid regular expression/],
     ['a silence of everything', silence(['rule=~".*"']), /must not match the empty string/],
     [
+      'a label no alert carries',
+      silence(['tema="ops"']),
+      /no alert carries the label "tema"; did you mean "team"/,
+    ],
+    [
       'an end in the past',
       silence(['rule="x"']).replace('2030-01-01T02', '2029-01-01T02'),
       /endsAt must be after/,
@@ -147,6 +155,28 @@ describe('the API router', () => {
     expect(answer.status).toBe(400);
     expect((JSON.parse(answer.text) as { error: string }).error).toMatch(message);
   });
+
+  it.each(['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'refuses a silence on %s (a name of Object.prototype, no label) and silences nothing',
+    async (name) => {
+      const t = await start();
+
+      const answers = await Promise.all([
+        t.call('POST', '/api/v1/silences', silence([`${name}=~".+"`])),
+        t.call('POST', '/api/v1/silences', silence([{ name, value: 'x', isRegex: false }])),
+      ]);
+      const listed = JSON.parse((await t.call('GET', '/api/v1/silences')).text) as unknown[];
+
+      expect(answers.map((a) => a.status)).toEqual([400, 400]);
+      for (const a of answers)
+        expect((JSON.parse(a.text) as { error: string }).error).toMatch(
+          name === '__proto__'
+            ? /invalid matcher name "__proto__"/
+            : /no alert carries the label .*the labels are: account, alertname, category, rule, severity, team/,
+        );
+      expect(listed).toHaveLength(1); // the config file's silence only
+    },
+  );
 
   it('refuses a body over the size limit with 413', async () => {
     const t = await start();

@@ -22,6 +22,8 @@ export interface ApiDeps {
   readonly acks: AckStore;
   readonly alerts: AlertView;
   readonly configSilences: () => readonly Silence[];
+  /** The label names alerts can carry now (delivery/known-labels.ts): a silence on another is refused. */
+  readonly knownLabels: () => readonly string[];
   /** The current `http:` section (the token may change on reload). */
   readonly http: () => HttpConfig;
   readonly readiness: () => Readonly<Record<string, ReadinessCheck>>;
@@ -193,7 +195,7 @@ function silenceRoutes(deps: ApiDeps): Route[] {
       return [200, [...deps.configSilences().map((s, i) => configSilenceJson(s, i, now)), ...stored]];
     }),
     route('POST', /^\/api\/v1\/silences$/, 'write', async (req) => {
-      const silence = addSilence(silences, await readJson(req, SilenceBody), clock());
+      const silence = addSilence(silences, await readJson(req, SilenceBody), clock(), deps.knownLabels());
       deps.log.info({ silence: silence.id, createdBy: silence.createdBy }, 'silence created');
       return [200, { silenceID: silence.id }];
     }),

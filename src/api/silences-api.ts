@@ -9,6 +9,7 @@ import {
   type SilenceStore,
   type StoredSilence,
 } from '../delivery/silence-store.js';
+import { unknownLabelMessage } from '../delivery/known-labels.js';
 import { HttpError } from './http-io.js';
 
 /** Alertmanager's matcher object, or its text form `name=~"value"`. */
@@ -45,15 +46,21 @@ export interface SilenceJson {
   readonly notifiers?: readonly string[];
 }
 
-/** Validates and stores a new silence; 400 on a matcher that cannot work. */
+/**
+ * Validates and stores a new silence; 400 on a matcher that cannot work, including one on a label no alert
+ * carries (`known`: known-labels.ts), which could only ever match "" — `constructor=~".+"` once matched everything.
+ */
 export function addSilence(
   store: SilenceStore,
   body: z.output<typeof SilenceBody>,
   now: number,
+  known: readonly string[],
 ): StoredSilence {
   const matchers = body.matchers.map(toMatcher);
   const compiled = compileMatchers(matchers);
   if (isErrors(compiled)) throw new HttpError(400, `invalid matcher: ${compiled.join('; ')}`);
+  const unknown = matchers.flatMap((m) => unknownLabelMessage(m.name, known) ?? []);
+  if (unknown.length) throw new HttpError(400, `invalid matcher: ${unknown.join('; ')}`);
   if (compiled.every((m) => m.testValue('')))
     throw new HttpError(
       400,

@@ -1,6 +1,7 @@
 // Start and stop of the app (app.ts): the HTTP server first (so /readyz answers while the first poll runs),
 // then the runtime, the state guard and the file watcher; stop in the reverse order.
 import { createApiRouter } from '../api/api-router.js';
+import { knownLabels } from '../delivery/known-labels.js';
 import { startHttpServer, type RunningHttpServer } from '../observability/http-server.js';
 import { configSilences } from '../status/status-silence.js';
 import { createQuarantine, type Quarantine } from '../tail/quarantine.js';
@@ -79,6 +80,8 @@ function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<Run
       createApiRouter({
         ...shared.controls,
         http: () => ctx.loaded.config.http,
+        knownLabels: () =>
+          knownLabels({ rules: ctx.loaded.rules.map((r) => r.rule), accounts: ctx.loaded.accounts }),
         readiness,
         reload,
         ...{ clock, log, metrics },

@@ -1,7 +1,7 @@
 // Config file + every rule file it names, validated together: what `run`, `check`, `demo`, `backtest` and a
 // reload all start from. Rules are checked against the config's notifiers and accounts, so a rule naming a
 // notifier that does not exist is an error here, not a silent non-delivery later.
-import { readFileSync } from 'node:fs';
+import { readUtf8File } from '../config/read-utf8.js';
 import { explorerUrls, type ExplorerUrls } from '../config/explorer-urls.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { configForRules } from './config/config-for-rules.js';
@@ -11,6 +11,8 @@ import type { Config } from './config/schema.js';
 import { loadRules, type LoadedRule, type RuleFileCache } from '../rules/load.js';
 import type { RuleSet } from '../rules/compile.js';
 import { watchedAccounts } from '../tail/config.js';
+import { configLabelIssues } from '../delivery/config-label-issues.js';
+import { knownLabels } from '../delivery/known-labels.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 
 export interface Loaded {
@@ -59,6 +61,8 @@ export function loadAll(configPath: string, options: LoadAllOptions): LoadAllRes
     ...explorerOptions(explorerUrls(config.explorer, config.ledger.base_url)),
   });
   if (!rules.ok) return rules;
+  const labels = labelIssues(configPath, config, rules.rules, accounts, options);
+  if (labels.length) return { ok: false, issues: labels };
   return { ok: true, loaded: { config, accounts, ruleSet: rules.ruleSet, rules: rules.rules, rulePaths } };
 }
 
@@ -66,7 +70,7 @@ export function loadAll(configPath: string, options: LoadAllOptions): LoadAllRes
 function ruleIssuesDespite(configPath: string, options: LoadAllOptions): ConfigIssue[] {
   let text: string;
   try {
-    text = (options.readFile ?? ((path: string) => readFileSync(path, 'utf8')))(configPath);
+    text = (options.readFile ?? readUtf8File)(configPath);
   } catch {
     return [];
   }
@@ -84,6 +88,19 @@ function ruleIssuesDespite(configPath: string, options: LoadAllOptions): ConfigI
     (config.notifiers === undefined && /^notify\.\d+$/.test(issue.path)) ||
     (config.accounts === undefined && /^accounts\.(ids|names)\.\d+$/.test(issue.path));
   return rules.ok ? [] : rules.issues.filter((issue) => !unjudged(issue));
+}
+
+/** Routes, silences and inhibit rules on labels no alert carries (delivery/config-label-issues.ts). */
+function labelIssues(
+  configPath: string,
+  config: Config,
+  rules: readonly LoadedRule[],
+  accounts: readonly WatchedAccount[],
+  options: LoadAllOptions,
+): ConfigIssue[] {
+  const known = knownLabels({ rules: rules.map((r) => r.rule), accounts });
+  const read = options.readFile ?? readUtf8File;
+  return configLabelIssues(configPath, () => read(configPath), config, known);
 }
 
 function explorerOptions(urls: ExplorerUrls): { explorerUrl?: string; accountUrl?: string } {

@@ -26,7 +26,8 @@ export function expandString(text: string, env: Readonly<Record<string, string |
       return token;
     }
     const [, name = '', fallback] = reference;
-    const set = env[name];
+    // Own keys only: `${constructor}` must not expand to a function of Object.prototype.
+    const set = Object.hasOwn(env, name) ? env[name] : undefined;
     if (fallback !== undefined) return set ? set : fallback;
     if (set !== undefined) return set;
     problems.push(

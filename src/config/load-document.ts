@@ -24,13 +24,16 @@ export function loadDocument<S extends z.ZodType>(
     skip: new Set(envProblems.map((problem) => problem.path.join('.'))),
     offline: options.offline ?? false,
   });
-  const problems = [...envProblems, ...twins.problems];
+  const problems: NodeProblem[] = [...envProblems, ...twins.problems];
   const issue = (offset: number, path: readonly PathKey[], message: string): ConfigIssue => {
     const { line, col } = lines.linePos(offset);
     return { file: options.file, line, col, path: path.join('.'), message };
   };
   const data = toData(doc);
   if (data instanceof Error) return { ok: false, issues: [issue(0, [], data.message)] };
+  problems.push(
+    ...protoKeys(data, []).map((path) => ({ offset: locate(doc, path, true), path, message: PROTO })),
+  );
   const result = validate(options.schema, data, { hidden: twins.contents, written: twins.written });
   if (result.ok && !problems.length) return result;
   const reported = problems.map((problem) => problem.path);
@@ -51,12 +54,34 @@ function twinTest(schema: z.ZodType, doc: Document | undefined) {
     const objects = objectSchemasAt(schema, path, data);
     if (!objects) return true;
     const shapes = objects.map((object) => defOf(object).shape ?? {});
-    return shapes.some((shape) => name in shape) && !shapes.some((shape) => `${name}_file` in shape);
+    return (
+      shapes.some((shape) => Object.hasOwn(shape, name)) &&
+      !shapes.some((shape) => Object.hasOwn(shape, `${name}_file`))
+    );
   };
 }
 
 function startsWith(path: readonly PathKey[], prefix: readonly PathKey[]): boolean {
   return prefix.every((key, index) => String(path[index]) === String(key));
+}
+
+const PROTO =
+  '"__proto__" cannot be a key: a mapping would drop it silently (a route or a silence on it would match every alert); rename it';
+
+/**
+ * Paths of every `__proto__` key. yaml keeps it as an own key, but zod and any plain-object copy drop it (or set
+ * the prototype with it), so it is refused here, where it can still be seen, for every config and rule file.
+ */
+function protoKeys(value: unknown, path: PathKey[], seen = new Set<object>()): PathKey[][] {
+  // An alias yields the same object again: each is walked once, so aliases cannot multiply the work.
+  if (value === null || typeof value !== 'object' || seen.has(value)) return [];
+  seen.add(value);
+  if (Array.isArray(value)) return value.flatMap((item, i) => protoKeys(item, [...path, i], seen));
+  return Object.keys(value).flatMap((key) =>
+    key === '__proto__'
+      ? [[...path, key]]
+      : protoKeys((value as Record<string, unknown>)[key], [...path, key], seen),
+  );
 }
 
 // yaml refuses "billion laughs" alias expansion; that is the only way toJS throws on a parsed document.

@@ -4,6 +4,7 @@
 // (rules/compile-regex.ts): a matcher written by an API caller can never hold the event loop.
 import type { Alert } from '../rules/alert.js';
 import { compileRegex, type RuleRegex } from '../rules/compile-regex.js';
+import { labelValue } from '../config/labels.js';
 
 export type MatchOp = '=' | '!=' | '=~' | '!~';
 
@@ -54,6 +55,7 @@ export function formatMatcher(m: Matcher): string {
 export function compileMatcher(m: Matcher): CompiledMatcher | string {
   if (!NAME.test(m.name))
     return `invalid matcher name ${JSON.stringify(m.name)}: use letters, digits, _ and .`;
+  if (m.name === '__proto__') return 'invalid matcher name "__proto__": no alert can carry it';
   const regex = m.op === '=~' || m.op === '!~';
   let re: RuleRegex | undefined;
   if (regex) {
@@ -97,5 +99,5 @@ export function valuesOf(alert: Alert, name: string): string[] {
   if (name === 'rule' || name === 'alertname') return [alert.ruleId];
   if (name === 'severity') return [alert.severity];
   if (name === 'account') return alert.account ? [alert.account.id, alert.account.name] : [''];
-  return [alert.labels[name] ?? alert.account?.labels[name] ?? ''];
+  return [labelValue(alert, name) ?? ''];
 }

@@ -1,6 +1,7 @@
 // Routing (pure): the notifiers for an alert are the rule's own `notify:` plus every matching route's.
 import type { Alert } from '../rules/alert.js';
 import type { Route, Silence } from '../notifiers/schema.js';
+import { labelsEqual } from '../config/labels.js';
 
 export function routeAlert(alert: Alert, routes: readonly Route[]): string[] {
   const channels = new Set(alert.notify);
@@ -12,7 +13,7 @@ export function routeMatches(route: Route, alert: Alert): boolean {
   const { severity, rule, labels } = route.match;
   if (severity && !severity.includes(alert.severity)) return false;
   if (rule && !rule.includes(alert.ruleId)) return false;
-  return labelsMatch(labels, alert);
+  return labelsEqual(labels, alert);
 }
 
 /** The silence that applies to this alert on this channel at `now`, if any. */
@@ -24,12 +25,6 @@ export function findSilence(alert: Alert, channel: string, silences: readonly Si
     if (s.rule !== undefined && s.rule !== alert.ruleId) return false;
     if (s.account !== undefined && s.account !== alert.account?.id && s.account !== alert.account?.name)
       return false;
-    return labelsMatch(s.labels, alert);
+    return labelsEqual(s.labels, alert);
   });
-}
-
-function labelsMatch(wanted: Readonly<Record<string, string>> | undefined, alert: Alert): boolean {
-  if (!wanted) return true;
-  const have = { ...alert.account?.labels, ...alert.labels };
-  return Object.entries(wanted).every(([k, v]) => have[k] === v);
 }

@@ -150,7 +150,7 @@ async function decode(
 ): Promise<Buffer> {
   const name = (Array.isArray(encoding) ? encoding.join(',') : (encoding ?? 'identity')).trim().toLowerCase();
   if (name === 'identity' || name === '') return raw;
-  const decoder = DECODERS[name];
+  const decoder = Object.hasOwn(DECODERS, name) ? DECODERS[name] : undefined;
   if (decoder === undefined) throw new MalformedResponseError(path, `unsupported content-encoding "${name}"`);
   try {
     return await decoder(raw, { maxOutputLength: settings.maxResponseBytes });

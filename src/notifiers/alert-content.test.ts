@@ -68,11 +68,13 @@ describe('Slack payloads as the webhook receives them', () => {
 
     const [got] = slackSink.accepted() as unknown as Delivered[];
     const says =
-      'no staking reward for treasury-hot in 26h — staking reward of 12.3 HBAR at 2025-11-14T05:13:20.000000001Z';
+      'no staking reward for treasury-hot in 26h — ended: a matching record arrived: staking reward of 12.3 HBAR';
     expect(got?.text).toBe(`RESOLVED: ${says}`);
     expect(got?.blocks[0]?.text?.text).toBe(`RESOLVED: ${says}`);
     expect(got?.attachments[0]?.color).toBe(SLACK_COLORS.resolved);
-    expect(got?.attachments[0]?.blocks[0]?.text.text).toContain('*Resolved by:* staking reward of 12.3 HBAR');
+    expect(got?.attachments[0]?.blocks[0]?.text.text).toContain(
+      '*Ended:* a matching record arrived: staking reward of 12.3 HBAR',
+    );
   });
 
   it('ends its context line in a reference that a resend repeats and another alert does not', () => {
@@ -120,11 +122,9 @@ describe('emails as the SMTP server receives them', () => {
       '<a href="https://hashscan.io/testnet/account/0.0.1001">treasury-hot (0.0.1001)</a>',
     );
     expect(ended?.subject).toMatch(
-      /^\[RESOLVED\] missing-staking-reward: no staking reward .* — staking reward of 12\.3 HBAR/,
+      /^\[RESOLVED\] missing-staking-reward: no staking reward .* — ended: a matching record arrived: staking reward of 12\.3 HBAR/,
     );
-    expect(ended?.text).toContain(
-      'Resolved by: staking reward of 12.3 HBAR at 2025-11-14T05:13:20.000000001Z',
-    );
+    expect(ended?.text).toContain('Ended: a matching record arrived: staking reward of 12.3 HBAR');
     const thread = threadId(firing.key, 'sentinel.test');
     expect([fired?.inReplyTo, ended?.inReplyTo]).toEqual([thread, thread]);
   });
@@ -233,10 +233,13 @@ describe('hostile text in the new fields', () => {
       trigger: testRecord({ tokens: [{ tokenId: '0.0.5', amount: '-1', counterparty: hostile }] }),
     });
 
-    const slackText = JSON.stringify(slackMessage(single(alert), 10));
+    const slack = slackMessage(single(alert), 10);
+    // Every mrkdwn text is escaped; the header is plain_text, which Slack shows literally (no ping, no link).
+    const slackText = JSON.stringify({ ...slack, blocks: slack.blocks.slice(1) });
     const consoleText = consoleLines(single(alert), 10).join('\n');
 
     expect(slackText).not.toMatch(/<!channel>|<https:\/\/evil/);
+    expect(slack.blocks[0]).toMatchObject({ type: 'header', text: { type: 'plain_text' } });
     expect(consoleText).not.toContain('\u001b');
     expect(emailMessage(single(alert), 10, 'x.test').html).not.toContain('<https://evil');
   });

@@ -90,10 +90,24 @@ export function firstN<T>(items: readonly T[], max: number): { shown: readonly T
   return { shown: items.slice(0, max), more: Math.max(0, items.length - max) };
 }
 
-/** The summary; for a resolve followed by what resolved it (the status prefix is each medium's own). */
+/** A resolve's headline keeps this much of the summary and of why it ended: subjects and headers stay short. */
+export const HEADLINE_LIMITS = { summary: 80, ended: 60 } as const;
+
+/**
+ * The summary; for a resolve, the summary it fired with and why it ended, each clipped so the line stays short:
+ * `treasury-warm: 5 failed transactions in 30s — ended: fewer than 2 matches in the last 30s (1)`. The status
+ * prefix is each medium's own.
+ */
 export function alertHeadline(alert: Alert): string {
   const summary = alert.summary || alert.ruleId;
-  return alert.status === 'resolved' && alert.resolution ? `${summary} — ${alert.resolution}` : summary;
+  if (alert.status !== 'resolved' || !alert.resolution) return summary;
+  return `${clip(summary, HEADLINE_LIMITS.summary)} — ended: ${clip(alert.resolution, HEADLINE_LIMITS.ended)}`;
+}
+
+/** At most `max` characters, cut with `…` (never inside a surrogate pair). */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, '')}…`;
 }
 
 /** True when every alert of the notification is a resolve: it then reads as one ("RESOLVED: …"). */
@@ -117,7 +131,7 @@ export function otherRecords(alert: Alert): AlertRecord[] {
 /** Why it fired / what resolved it, and enrichment results: label/value pairs every medium shows. */
 export function explanationFields(alert: Alert): [string, string][] {
   const fields: [string, string][] = [];
-  if (alert.status === 'resolved' && alert.resolution) fields.push(['Resolved by', alert.resolution]);
+  if (alert.status === 'resolved' && alert.resolution) fields.push(['Ended', alert.resolution]);
   if (alert.why) fields.push([alert.status === 'resolved' ? 'Fired because' : 'Why', alert.why]);
   const verification = alert.annotations.contract_verification;
   if (verification) fields.push(['Contract verification', verification]);

@@ -73,9 +73,7 @@ describe('email: hostile memo text, read back by mailparser', () => {
     const { mail } = await mailOf(summary);
 
     expect(mail?.subject?.length).toBeLessThanOrEqual(SUBJECT_MAX);
-    expect(mail?.subject).toMatch(
-      /^\[CRITICAL\] large-debit: =\?utf-8\?B\?SGk=\?= é+… \(\d+ more characters\)$/,
-    );
+    expect(mail?.subject).toMatch(/^\[CRITICAL\] large-debit: =\?utf-8\?B\?SGk=\?= é+…$/);
   });
 
   it('neutralises bidi, NUL, ANSI and zero-width characters in the subject, text and HTML', async () => {

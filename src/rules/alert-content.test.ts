@@ -59,7 +59,7 @@ describe('why an alert fired, per condition', () => {
     ['type', '{ type: [CRYPTOTRANSFER] }', tx(), 'type CRYPTOTRANSFER'],
     [
       'token_debit',
-      '{ token_debit: { token_id: 0.0.456858, min: 1000 } }',
+      '{ token_debit: { token_id: 0.0.456858, min: "1000 units" } }',
       tokenDrain,
       'token 0.0.456858 debit 2,500,000 units ≥ 1,000 units',
     ],
@@ -150,9 +150,12 @@ describe('window alerts', () => {
     const [resolved] = engine.tick(ms(601));
 
     expect(resolved?.status).toBe('resolved');
-    expect(resolved?.resolution).toBe(
-      '2 matches in 10m < 3 at 2023-11-14T22:23:21.000000000Z (older matches left the window)',
+    expect(resolved?.resolution).toBe('fewer than 3 matches in the last 10m (2)');
+    // What fired, as it was sent: not the summary rendered again over the drained window.
+    expect(resolved?.summary).toBe(
+      '3 fails in 10m: 3 matches in 10m ≥ 3 — newest: result INVALID_SIGNATURE (a failure)',
     );
+    expect(resolved?.why).toBe('3 matches in 10m ≥ 3 — newest: result INVALID_SIGNATURE (a failure)');
   });
 
   it('say why an absence fired and which record resolved it', () => {
@@ -178,7 +181,7 @@ describe('window alerts', () => {
     expect(fired?.why).toBe(
       'no matching record for 26h ≥ 26h, last match or start of watching at 2023-11-14T22:13:20.000000000Z',
     );
-    expect(resolved?.resolution).toBe('staking reward of 12.3 HBAR at 2023-11-16T01:13:20.000000000Z');
+    expect(resolved?.resolution).toBe('a matching record arrived: staking reward of 12.3 HBAR');
     expect(resolved?.description).toBe(resolved?.resolution);
     expect(resolved?.why).toBe(
       'no matching record for 27h ≥ 26h, last match or start of watching at 2023-11-14T22:13:20.000000000Z',

@@ -6,6 +6,7 @@ import type { Source } from './facts.js';
 import type { Accounts, Rule, Window } from './schema.js';
 import type { Severity } from './alert.js';
 import { compileTemplate } from './template.js';
+import { ownValue } from '../config/labels.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 
 export interface CompiledWindow {
@@ -122,7 +123,7 @@ export function resolveAccounts(
   const labels = sel.labels && Object.entries(sel.labels);
   for (const a of accounts) {
     if (names.has(a.name)) ids.add(a.id);
-    if (labels && labels.every(([k, v]) => a.labels[k] === v)) ids.add(a.id);
+    if (labels && labels.every(([k, v]) => ownValue(a.labels, k) === v)) ids.add(a.id);
   }
   return ids;
 }

@@ -1,5 +1,6 @@
-// The checks that span files: duplicate rule ids, unknown notifiers, unknown accounts. They run over the rules of
-// every file, including files that failed validation (rule-refs.ts), so every problem comes out in one run.
+// The checks that span files: duplicate rule ids, unknown notifiers, unknown accounts, group_by labels no account
+// has. They run over the rules of every file, including files that failed validation (rule-refs.ts), so every
+// problem comes out in one run.
 import type { ConfigIssue } from '../config/config-error.js';
 import { didYouMean } from '../config/did-you-mean.js';
 import { locate } from '../config/locate.js';
@@ -40,6 +41,7 @@ export function crossFileIssues(refs: readonly RuleRefs[], ctx: CrossFileContext
     ...duplicateIds(refs, at),
     ...refs.flatMap((r) => unknownNotifiers(r, ctx.knownNotifiers, at)),
     ...refs.flatMap((r) => unknownAccounts(r, ctx.accounts, at)),
+    ...refs.flatMap((r) => unknownGroupLabels(r, ctx.accounts, at)),
   ];
 }
 
@@ -95,4 +97,19 @@ function unknownAccounts(r: RuleRefs, accounts: readonly WatchedAccount[], at: A
     return [at(r, ['accounts', 'names', i], `no watched account is named "${name}"; ${fix}`)];
   });
   return [...byId, ...byName];
+}
+
+/** `group_by: [labels.x]` where no watched account has the label x: every alert would group under "". */
+function unknownGroupLabels(r: RuleRefs, accounts: readonly WatchedAccount[], at: At): ConfigIssue[] {
+  const names = [...new Set(accounts.flatMap((a) => Object.keys(a.labels)))].sort();
+  return r.groupBy.flatMap((key, i) => {
+    const name = key?.startsWith('labels.') ? key.slice('labels.'.length) : undefined;
+    if (name === undefined || names.includes(name)) return [];
+    const guess = didYouMean(name, names);
+    const known = names.length
+      ? `the accounts' labels are: ${names.join(', ')}`
+      : 'no watched account has labels';
+    const fix = guess ? `did you mean "labels.${guess}"? ` : '';
+    return [at(r, ['group_by', i], `no watched account has the label "${name}"; ${fix}${known}`)];
+  });
 }

@@ -4,9 +4,13 @@ import { buildAlert } from './build-alert.js';
 import type { CompiledRule, RuleSet } from './compile.js';
 import type { Facts } from './facts.js';
 import type { GroupState } from './group-state.js';
+import { capText } from './cap-text.js';
 import { accountUrlOf, fireWords } from './transition-words.js';
 
 export type Annotations = Readonly<Record<string, string>> | undefined;
+
+/** Characters of the firing summary and "why" a state keeps for its resolve (what notifiers show of a summary). */
+export const FIRED_TEXT_MAX = 500;
 
 /**
  * `startsNs` (the alert's start, part of its id) is the record's own time; `nowNs` the state time. They differ
@@ -31,7 +35,22 @@ export function fireAlert(
   if (s.lastSentNs === undefined || nowNs > s.lastSentNs) s.lastSentNs = nowNs;
   const words = fireWords(rule, s, f, nowNs, ruleSet.explorerLink);
   const accountUrl = accountUrlOf(ruleSet, s);
-  return buildAlert({ rule, state: s, status: 'firing', view, annotations: ann, ...words, accountUrl });
+  const alert = buildAlert({
+    rule,
+    state: s,
+    status: 'firing',
+    view,
+    annotations: ann,
+    ...words,
+    accountUrl,
+  });
+  // Kept (capped) for the resolve: it says what fired, as the on-call engineer last read it. Only windows
+  // resolve: a per-record rule's states (most of them) keep nothing.
+  if (rule.window) {
+    const summary = capText(alert.summary, FIRED_TEXT_MAX);
+    s.fired = alert.why ? { summary, why: capText(alert.why, FIRED_TEXT_MAX) } : { summary };
+  }
+  return alert;
 }
 
 /** The view of an alert no record caused (a tick): just the account. */

@@ -1,11 +1,12 @@
 // group_by keys: which values of a matching record make up an alert's identity (its key).
 import type { Facts } from './facts.js';
+import { ownValue } from '../config/labels.js';
 
 export const GROUP_KEY_PATTERN = /^(account|type|result|payer|node|entity_id|labels\.[A-Za-z0-9_.-]+)$/;
 
 export function groupValue(key: string, f: Facts): string {
   if (key === 'account') return f.account.id;
-  if (key.startsWith('labels.')) return f.account.labels[key.slice('labels.'.length)] ?? '';
+  if (key.startsWith('labels.')) return ownValue(f.account.labels, key.slice('labels.'.length)) ?? '';
   if (key === 'payer') return f.payer() ?? '';
   if (key === 'type') return f.tx?.name ?? '';
   if (key === 'result') return f.tx?.result ?? '';

@@ -33,6 +33,14 @@ export interface GroupState {
   sum: bigint;
   /** Absence windows: time of the last matching record (or of the first tick, as a baseline). */
   lastSeenNs?: bigint;
+  /** While firing: what the last firing notification said, so the resolve says what fired (not the values after). */
+  fired?: FiredWords;
+}
+
+/** The summary and "why" of the last firing notification of an episode. */
+export interface FiredWords {
+  readonly summary: string;
+  readonly why?: string;
 }
 
 /** GroupState as JSON stores it (state repository, snapshots). */
@@ -50,6 +58,8 @@ export interface StoredGroupState {
   /** [consensus ns, amount] pairs. */
   readonly window: readonly (readonly [string, string])[];
   readonly lastSeenNs?: string;
+  /** Absent in states stored before it existed: their resolve renders the summary anew. */
+  readonly fired?: FiredWords;
 }
 
 export const MAX_RECORDS = 10;
@@ -80,6 +90,7 @@ export function newGroupState(
     amounts: NONE,
     sum: 0n,
     lastSeenNs: undefined,
+    fired: undefined,
   };
 }
 
@@ -113,6 +124,7 @@ export function storeGroupState(s: GroupState, entry: WindowEntry = newWindowEnt
     records: s.records,
     window: storedWindow(s, entry),
     lastSeenNs: s.lastSeenNs?.toString(),
+    ...(s.fired ? { fired: s.fired } : {}),
   };
 }
 
@@ -145,5 +157,14 @@ export function restoreGroupState(s: StoredGroupState): GroupState {
   state.amounts = amounts;
   state.sum = amounts.reduce((a, b) => a + b, 0n);
   state.lastSeenNs = big(s.lastSeenNs);
+  state.fired = firedWords(s.fired);
   return state;
+}
+
+/** Stored words as they are, if they are words (a hand-edited or older row may hold anything). */
+function firedWords(value: unknown): FiredWords | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const { summary, why } = value as { summary?: unknown; why?: unknown };
+  if (typeof summary !== 'string') return undefined;
+  return typeof why === 'string' ? { summary, why } : { summary };
 }

@@ -35,4 +35,14 @@ describe('rules/*.yaml against the JSON Schema', () => {
 
     expect(valid).toBe(false);
   });
+
+  it.each([
+    [{ debit: 1000 }, false],
+    [{ debit: '1000' }, false],
+    [{ debit: '1_000 HBAR' }, true],
+    [{ token_debit: { token_id: '0.0.5', min: 1000 } }, false],
+    [{ token_debit: { token_id: '0.0.5', min: '1000 units' } }, true],
+  ])('checks that %j carries its unit, as the loader does', (when, expected) => {
+    expect(validate({ rules: [{ id: 'x', summary: 's', when }] })).toBe(expected);
+  });
 });

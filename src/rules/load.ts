@@ -1,9 +1,9 @@
 // Rule files → a compiled RuleSet, or every problem in every file at once (file:line:col, via the config loader),
 // including the checks that span files (cross-file-issues.ts), which also read the files that failed validation.
-import { readFileSync } from 'node:fs';
 import type { ConfigIssue } from '../config/config-error.js';
 import { sortIssues } from '../config/config-error.js';
 import { loadYaml } from '../config/load-yaml.js';
+import { InvalidUtf8Error, readUtf8File } from '../config/read-utf8.js';
 import { compileRules, type RuleSet } from './compile.js';
 import { crossFileIssues } from './cross-file-issues.js';
 import { expandPaths, type ListDir } from './expand-paths.js';
@@ -50,7 +50,7 @@ export type LoadRulesResult =
   { ok: true; ruleSet: RuleSet; rules: LoadedRule[] } | { ok: false; issues: ConfigIssue[] };
 
 export function loadRules(options: LoadRulesOptions): LoadRulesResult {
-  const readFile = options.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
+  const readFile = options.readFile ?? readUtf8File;
   const { files: paths, empty } = expandPaths(options.paths ?? [], options.listDir);
   const issues: ConfigIssue[] = empty.map((p) =>
     wholeFile(p, 'matches no file; check the path and the pattern'),
@@ -60,6 +60,10 @@ export function loadRules(options: LoadRulesOptions): LoadRulesResult {
     try {
       texts.push({ file, text: readFile(file) });
     } catch (err) {
+      if (err instanceof InvalidUtf8Error) {
+        issues.push({ file, line: err.line, col: err.col, path: '', message: err.reason });
+        continue;
+      }
       issues.push(
         wholeFile(
           file,

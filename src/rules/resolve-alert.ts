@@ -1,4 +1,5 @@
-// The resolving transition of a group state, and the alert it sends.
+// The resolving transition of a group state, and the alert it sends: the summary of the firing it ends (kept in
+// the state, GroupState.fired) and why it ended (transition-texts.ts).
 import type { Alert } from './alert.js';
 import { buildAlert } from './build-alert.js';
 import type { CompiledRule, RuleSet } from './compile.js';
@@ -27,7 +28,12 @@ export function resolveAlert(
     ...words,
     accountUrl,
   });
+  const fired = s.fired;
+  s.fired = undefined;
   s.records = NONE;
   s.matchCount = 0;
-  return alert;
+  if (!fired) return alert;
+  // What fired, as it was sent; the summary rendered now would show the values after the end ("1 match in 30s").
+  const why = alert.why ?? fired.why;
+  return { ...alert, summary: fired.summary, ...(why ? { why } : {}) };
 }

@@ -95,7 +95,7 @@ const RULES = `rules:
   - { id: not-success, summary: s, when: { not: { result: success } } }
   - { id: success-list, summary: s, when: { result: [SUCCESS] } }
   - { id: debit, summary: s, when: { debit: "1 hbar" } }
-  - { id: zero-debit, summary: s, when: { debit: 0 } }
+  - { id: zero-debit, summary: s, when: { debit: "0 tinybar" } }
   - { id: credit, summary: s, when: { credit: "1 hbar" } }
   - { id: not-debit, summary: s, when: { not: { debit: "1 hbar" } } }
   - { id: counterparty, summary: s, when: { counterparty: { not_in: [0.0.98] } } }

@@ -1,4 +1,4 @@
-// What the checks that span files read of a rule (its id, notifiers and accounts). A file that failed validation
+// What the checks that span files read of a rule (its id, notifiers, accounts and group_by labels). A file that failed validation
 // still has its references read, from the YAML itself, so its duplicate ids, unknown notifiers and unknown
 // accounts are reported in the same run as its schema errors.
 import { expandEnv } from '../config/expand-env.js';
@@ -15,6 +15,8 @@ export interface RuleRefs {
   readonly notify: readonly (string | undefined)[];
   readonly accountIds: readonly (string | undefined)[];
   readonly accountNames: readonly (string | undefined)[];
+  /** `group_by` keys (`labels.<name>` ones are checked against the accounts' labels). */
+  readonly groupBy: readonly (string | undefined)[];
 }
 
 export function refsOfRule(file: string, index: number, rule: Rule): RuleRefs {
@@ -26,6 +28,7 @@ export function refsOfRule(file: string, index: number, rule: Rule): RuleRefs {
     notify: rule.notify,
     accountIds: accounts.ids ?? [],
     accountNames: accounts.names ?? [],
+    groupBy: rule.group_by,
   };
 }
 
@@ -61,6 +64,7 @@ function refsOfRaw(file: string, index: number, raw: Record<string, unknown>): R
     notify: listOf(raw.notify, (v) => (typeof v === 'string' ? v : undefined)),
     accountIds: listOf(accounts.ids, (v) => AccountId.safeParse(v).data),
     accountNames: listOf(accounts.names, (v) => (typeof v === 'string' ? v : undefined)),
+    groupBy: listOf(raw.group_by, (v) => (typeof v === 'string' ? v : undefined)),
   };
 }
 

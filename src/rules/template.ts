@@ -14,7 +14,7 @@ export function renderTemplate(template: string, view: object): string {
  */
 export function renderLayered(template: string, views: readonly object[]): string {
   let context: Mustache.Context | undefined;
-  for (let i = views.length - 1; i >= 0; i--) context = new Mustache.Context(views[i], context);
+  for (let i = views.length - 1; i >= 0; i--) context = new OwnKeyContext(views[i], context);
   if (!context) return '';
   // Mustache.parse caches the tokens; a fresh writer per rendering holds this rendering's budget.
   const writer = new BoundedWriter();
@@ -39,10 +39,43 @@ export function compileTemplate(template: string): (view: object) => string {
 }
 
 function lookup(view: object, path: readonly string[]): unknown {
-  let value: unknown = view;
-  for (const key of path)
-    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-  return typeof value === 'function' ? undefined : value;
+  const found = walk(view, path);
+  return found.hit ? found.value : undefined;
+}
+
+/**
+ * Mustache's own context finds names with `in`, so `{{constructor}}` or `{{labels.__proto__}}` would reach
+ * Object.prototype. Names in templates are written by users and the views hold ledger data: this context finds
+ * own keys only (a primitive's own keys too, e.g. `{{memo.length}}`) and never calls a function it finds.
+ */
+class OwnKeyContext extends Mustache.Context {
+  override push(view: unknown): Mustache.Context {
+    return new OwnKeyContext(view, this);
+  }
+
+  override lookup(name: string): unknown {
+    if (name === '.') return typeof this.view === 'function' ? undefined : this.view;
+    return lookupFrom(this, name.split('.'));
+  }
+}
+
+/** The innermost view holding `path` answers; undefined when none does. */
+function lookupFrom(context: Mustache.Context | undefined, path: readonly string[]): unknown {
+  for (; context; context = context.parent) {
+    const found = walk(context.view, path);
+    if (found.hit) return found.value;
+  }
+  return undefined;
+}
+
+/** Own keys along `path`; a miss anywhere is no hit (mustache then asks the parent view). */
+function walk(view: unknown, path: readonly string[]): { hit: boolean; value?: unknown } {
+  let value = view;
+  for (const key of path) {
+    if (value === null || value === undefined || !Object.hasOwn(value, key)) return { hit: false };
+    value = (value as Record<string, unknown>)[key];
+  }
+  return { hit: true, value: typeof value === 'function' ? undefined : value };
 }
 
 function text(value: unknown): string {

@@ -35,12 +35,14 @@ export function absenceWhy(w: CompiledWindow, lastSeenNs: bigint | undefined, no
   return `no matching record for ${quiet}≥ ${durationText(w.durationNs)}${since}`;
 }
 
-/** What resolved an absence: the record that arrived. */
+/**
+ * What ended an absence: the record that arrived, in words. Its id and time are the alert's trigger record and
+ * endsAt, shown beside it, so the phrase stays short enough for a headline.
+ */
 export function absenceResolution(record: AlertRecord | undefined, match: string): string {
   if (!record) return 'a matching record arrived';
-  const tx = record.transactionId ? ` ${record.transactionId}` : '';
   const because = match ? ` (${match})` : '';
-  return `${recordPhrase(record)}${because} at ${consensusIso(record.consensusTimestamp)}${tx}`;
+  return `a matching record arrived: ${recordPhrase(record)}${because}`;
 }
 
 /** `staking reward of 12.3 HBAR`, `CRYPTOTRANSFER SUCCESS, net -5 HBAR`. */
@@ -51,17 +53,20 @@ export function recordPhrase(record: AlertRecord): string {
   return amount === 0n ? what : `${what}, net ${hbarText(amount)}`;
 }
 
-/** What resolved a window: older matches left it and it fell below its threshold (at a record's time or a tick). */
-export function windowResolution(w: CompiledWindow, total: bigint, atNs: bigint): string {
-  return `${windowText(w, total, false)} at ${iso(atNs)} (older matches left the window)`;
+/**
+ * Why a window's alert ended, in words: `fewer than 2 matches in the last 30s (1)`, `debits in the last 1h fell
+ * below 10,000 HBAR (9,999 HBAR)`. When is the alert's endsAt; what fired is its summary.
+ */
+export function windowResolution(w: CompiledWindow, total: bigint): string {
+  const dur = durationText(w.durationNs);
+  if (w.kind === 'count') {
+    if (w.threshold === 1n) return `no match in the last ${dur}`;
+    return `fewer than ${w.threshold} matches in the last ${dur} (${total})`;
+  }
+  const what = w.kind === 'debit_sum' ? 'debits' : 'credits';
+  return `${what} in the last ${dur} fell below ${hbarText(w.threshold)} (${hbarText(total)})`;
 }
 
 function iso(ns: bigint): string {
   return timestampToIso(ns);
-}
-
-function consensusIso(timestamp: string): string {
-  const m = /^(\d+)(?:\.(\d{1,9}))?$/.exec(timestamp);
-  if (!m) return timestamp;
-  return iso(BigInt(m[1] ?? '0') * 1_000_000_000n + BigInt((m[2] ?? '').padEnd(9, '0')));
 }

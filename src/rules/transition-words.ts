@@ -60,7 +60,7 @@ export function resolveWords(
       resolution: absenceResolution(trigger, match),
     };
   }
-  const resolution = windowResolution(w, windowTotal(s, w), nowNs);
+  const resolution = windowResolution(w, windowTotal(s, w));
   return { ...(trigger ? { trigger } : {}), resolution };
 }
 

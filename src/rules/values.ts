@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseAmount } from './amount.js';
 import { ENTITY_ID_PATTERN } from '@ledger-sentinel/ledger-model/entity-id';
 
-/** An HBAR amount in tinybars: "10000 hbar", "0.5 hbar", "5 tinybar" or a plain integer. */
+/** An HBAR amount in tinybars, written with its unit: "10000 hbar", "0.5 hbar", "5 tinybar" (amount.ts). */
 export const HbarAmount = z
   .union([z.string(), z.number()], { error: (issue) => amountMessage(issue.input) })
   .transform((v, ctx) => {
@@ -12,7 +12,13 @@ export const HbarAmount = z
     ctx.addIssue({ code: 'custom', message: parsed.message, input: v });
     return z.NEVER;
   })
-  .meta({ description: 'HBAR amount: "10000 hbar", "0.5 hbar", "5 tinybar" or plain tinybars' });
+  // Editors flag a bare number at once; the loader refuses it with the fix (amount.ts).
+  .meta({
+    description: 'HBAR amount with its unit: "10000 hbar", "0.5 hbar" or "5 tinybar"',
+    type: 'string',
+    pattern:
+      '^\\s*[0-9][0-9_]*(\\.[0-9]+)?\\s*([hH][bB][aA][rR][sS]?|[tT][iI][nN][yY][bB][aA][rR][sS]?|ℏ)\\s*$',
+  });
 
 function amountMessage(input: unknown): string {
   const parsed = parseAmount(input);

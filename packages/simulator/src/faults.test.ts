@@ -161,3 +161,12 @@ describe('FaultProfile defaults', () => {
     expect(profile.late_visibility).toEqual({ fraction: 0, delay_ms: 10_000 });
   });
 });
+
+describe('fault profile names', () => {
+  it.each(['constructor', 'toString', 'hasOwnProperty'])(
+    '%s is an unknown profile, not a member of Object',
+    (name) => {
+      expect(() => resolveFaultProfile(name)).toThrow(`unknown fault profile "${name}"`);
+    },
+  );
+});

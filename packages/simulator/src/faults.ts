@@ -79,7 +79,7 @@ export const FAULT_PRESETS: Readonly<Record<string, FaultProfileInput>> = {
 /** A preset name, or a profile object (e.g. parsed from YAML/JSON); throws a readable error when invalid. */
 export function resolveFaultProfile(input: string | unknown): FaultProfile {
   if (typeof input === 'string') {
-    const preset = FAULT_PRESETS[input];
+    const preset = Object.hasOwn(FAULT_PRESETS, input) ? FAULT_PRESETS[input] : undefined;
     if (!preset) {
       const names = Object.keys(FAULT_PRESETS).join(', ');
       throw new Error(`unknown fault profile "${input}": use one of ${names}, or a JSON/YAML profile file`);

@@ -99,6 +99,12 @@ const ERRORS: Readonly<Record<string, readonly string[]>> = {
     'inhibit-bad-matcher.yaml:4:23 inhibit_rules.0.source_matchers.0: rule=~: invalid regular expression "(?=x)y": lookahead `(?=` at character 1 is not supported: rule regexes run on RE2, a linear-time engine; rewrite without it',
     'inhibit-bad-matcher.yaml:5:23 inhibit_rules.0.target_matchers.0: expected name="value" with one of =, !=, =~, !~ (e.g. rule="large-debit"), got "severity"',
   ],
+  'not-utf8.yaml': [
+    'not-utf8.yaml:4:30 invalid UTF-8 at byte offset 73 (byte 0xE9): the file is in another encoding (Latin-1, Windows-1252?); save the file as UTF-8',
+  ],
+  'proto-key.yaml': [
+    'proto-key.yaml:7:24 routes.0.match.labels.__proto__: "__proto__" cannot be a key: a mapping would drop it silently (a route or a silence on it would match every alert); rename it',
+  ],
   'ha-on-sqlite.yaml': [
     'ha-on-sqlite.yaml:4:12 ha.enabled: needs state.backend: postgres, got "sqlite": a SQLite state file belongs to one process, so a second replica could never take over; set state.backend: postgres with state.url_file, or ha.enabled: false (docs/deployment.md)',
   ],

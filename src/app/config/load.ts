@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { ConfigIssue } from '../../config/config-error.js';
 import { loadYaml, type LoadResult } from '../../config/load-yaml.js';
 import { osReason } from '../../config/os-reason.js';
+import { InvalidUtf8Error, readUtf8File } from '../../config/read-utf8.js';
 import { Config } from './schema.js';
 
 export interface LoadConfigOptions {
@@ -14,7 +14,7 @@ export interface LoadConfigOptions {
 
 /** Reads and validates the config file at `path`. */
 export function loadConfigFile(path: string, options: LoadConfigOptions): LoadResult<Config> {
-  const readFile = options.readFile ?? ((file: string) => readFileSync(file, 'utf8'));
+  const readFile = options.readFile ?? readUtf8File;
   let text: string;
   try {
     text = readFile(path);
@@ -25,6 +25,8 @@ export function loadConfigFile(path: string, options: LoadConfigOptions): LoadRe
 }
 
 function unreadable(file: string, error: unknown): ConfigIssue {
+  if (error instanceof InvalidUtf8Error)
+    return { file, line: error.line, col: error.col, path: '', message: error.reason };
   const message = `cannot read the config file: ${osReason(error)}; pass the right path with --config <path>`;
   return { file, line: 0, col: 0, path: '', message };
 }

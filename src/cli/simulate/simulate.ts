@@ -93,7 +93,7 @@ export function parseSimulateArgs(argv: readonly string[], sim: Simulator): Simu
 
 async function loadFaults(name: string, cwd: string, sim: Simulator): Promise<FaultProfile> {
   const { FAULT_PRESETS, resolveFaultProfile } = sim;
-  if (FAULT_PRESETS[name]) return resolveFaultProfile(name);
+  if (Object.hasOwn(FAULT_PRESETS, name)) return resolveFaultProfile(name);
   if (!/\.(json|ya?ml)$/i.test(name)) return resolveFaultProfile(name);
   const text = await readFile(resolve(cwd, name), 'utf8');
   return resolveFaultProfile(/\.json$/i.test(name) ? JSON.parse(text) : parseYaml(text));

@@ -43,7 +43,7 @@ export const Span = z
 
 const SIGNED_HBAR = 'expected a signed amount like "-20000 hbar", "+0.5 hbar" or "-5 tinybar"';
 
-/** An HBAR transfer leg in tinybars: "-20000 hbar", "+0.5 hbar", "12 tinybar", or a plain integer of tinybars. */
+/** An HBAR transfer leg in tinybars, with its unit as in rule files: "-20000 hbar", "+0.5 hbar", "12 tinybar". */
 export const SignedHbar = z
   .union([z.string(), z.number()], { error: (i) => `${SIGNED_HBAR}, got ${describeValue(i.input)}` })
   .transform((v, ctx) => {

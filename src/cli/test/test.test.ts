@@ -167,7 +167,7 @@ ${DEBIT}
   it('exits 2 on an invalid file with every error at its file:line:col, and runs the valid files', async () => {
     const bad = `${HEAD}  - name: typos
     input:
-      - { at: soon, tx: { tpye: CRYPTOTRANSFER, transfers: { 0.0.1234: -20000 hbars } } }
+      - { at: soon, tx: { tpye: CRYPTOTRANSFER, transfers: { 0.0.1234: -20000 hbr } } }
     expect:
       - { rule: large-debit, state: fired }
 `;
@@ -181,7 +181,7 @@ ${DEBIT}
       [
         'd.test.yaml:8:15 tests.0.input.0.at: expected a time like 2026-01-01T00:00:00Z, "1767225600.000000000" or +30s, got "soon"',
         'd.test.yaml:8:27 tests.0.input.0.tx.tpye: unknown key "tpye"; did you mean "type"?',
-        'd.test.yaml:8:72 tests.0.input.0.tx.transfers.0.0.1234: expected a signed amount like "-20000 hbar", "+0.5 hbar" or "-5 tinybar", got "-20000 hbars"',
+        'd.test.yaml:8:72 tests.0.input.0.tx.transfers.0.0.1234: expected a signed amount like "-20000 hbar", "+0.5 hbar" or "-5 tinybar", got "-20000 hbr"',
         'd.test.yaml:10:37 tests.0.expect.0.state: expected one of firing, resolved, got "fired"',
         '',
       ].join('\n'),

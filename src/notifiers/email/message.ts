@@ -17,7 +17,6 @@ import {
   triggerRecord,
 } from '../format.js';
 import { messageId, threadId } from '../../delivery/identity.js';
-import { capText } from '../../rules/cap-text.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
 import { presentNotification } from '../present.js';
 import { emailHtml } from './html.js';
@@ -51,7 +50,7 @@ export function emailMessage(input: Notification, maxListed: number, domain: str
   const omitted = more + shown.length - blocks.length;
   const tail = omitted > 0 ? [`and ${omitted} more`] : [];
   return {
-    subject: capText(oneLine(emailSubject(notification, title)), SUBJECT_MAX - 30),
+    subject: clipSubject(oneLine(emailSubject(notification, title)), SUBJECT_MAX - 30),
     text: [
       title,
       '',
@@ -121,6 +120,12 @@ function alertLines(alert: Alert): string[] {
     if (more > 0) lines.push(`  - and ${more} more`);
   }
   return lines;
+}
+
+/** A subject cut with a plain "…": a count of the characters cut is noise in an inbox's subject column. */
+function clipSubject(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, '')}…`;
 }
 
 /** Header values: no CR/LF (header injection), no other control characters. */

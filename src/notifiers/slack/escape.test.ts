@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeLinkUrl, escapeMrkdwn, truncateEscaped } from './escape.js';
+import { escapeLinkUrl, escapeMrkdwn, truncateEscaped, plainText } from './escape.js';
 
 const Z = '\u200b';
 
@@ -57,5 +57,21 @@ describe('truncateEscaped', () => {
 
     expect(cut).toBe('xxxxx…(cut)');
     expect(cut.length).toBeLessThanOrEqual(14);
+  });
+});
+
+describe('plainText (a plain_text object: Slack shows it as is)', () => {
+  it('leaves <, > and & alone: entities would show as &gt; in a header', () => {
+    expect(plainText('1 match in 30s < 2 & <!channel> > 0', 150)).toBe('1 match in 30s < 2 & <!channel> > 0');
+  });
+
+  it('keeps the text on one line', () => {
+    expect(plainText('first\n  second\r\nthird', 150)).toBe('first second third');
+  });
+
+  it('caps with a visible marker and never splits a surrogate pair', () => {
+    const cut = plainText(`${'x'.repeat(8)}😀yyyy`, 10);
+
+    expect([cut, cut.length <= 10]).toEqual([`${'x'.repeat(8)}…`, true]);
   });
 });

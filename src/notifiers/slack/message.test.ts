@@ -29,6 +29,30 @@ describe('slackMessage', () => {
     expect(payload.text).toContain('[CRITICAL] Large debit on treasury-hot');
   });
 
+  it('writes the plain_text header literally (no &gt;) and the mrkdwn fields escaped', () => {
+    const alert = testAlert({ summary: 'treasury: 1 match in 30s < 2 & > 0', description: 'a < b' });
+
+    const payload = slackMessage({ kind: 'single', alert }, 10);
+
+    expect(payload.blocks[0]).toMatchObject({
+      type: 'header',
+      text: { type: 'plain_text', text: 'CRITICAL: treasury: 1 match in 30s < 2 & > 0' },
+    });
+    expect(allText(payload.blocks.slice(1))).toContain('a &lt; b');
+    expect(payload.text).toContain('treasury: 1 match in 30s &lt; 2 &amp; &gt; 0');
+  });
+
+  it("caps a long header at Slack's 150 characters", () => {
+    const alert = testAlert({ summary: '<'.repeat(400) });
+
+    const header = slackMessage({ kind: 'single', alert }, 10).blocks[0] as unknown as {
+      text: { text: string };
+    };
+
+    expect(header.text.text).toMatch(/^CRITICAL: <+…$/);
+    expect(header.text.text.length).toBe(SLACK_LIMITS.header);
+  });
+
   it.each([
     ['<!channel> pay now'],
     ['<@U123> look'],

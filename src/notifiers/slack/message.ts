@@ -1,4 +1,5 @@
-// Alert → Slack Block Kit payload (pure). Every ledger-controlled string goes through escapeMrkdwn; Slack's
+// Alert → Slack Block Kit payload (pure). Every ledger-controlled string is escaped for its text object: mrkdwn
+// through escapeMrkdwn, the plain_text header through plainText; Slack's
 // limits (50 blocks, 3,000 characters a section, 150 a header) are kept by truncating visibly.
 import type { Alert, AlertRecord } from '../../rules/alert.js';
 import {
@@ -17,7 +18,7 @@ import {
 import { idempotencyKey } from '../../delivery/identity.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
 import { presentNotification } from '../present.js';
-import { escapeLinkUrl, escapeMrkdwn, truncateEscaped } from './escape.js';
+import { escapeLinkUrl, escapeMrkdwn, plainText, truncateEscaped } from './escape.js';
 
 export const SLACK_LIMITS = { blocks: 50, section: 3000, header: 150, field: 2000, text: 3000 } as const;
 
@@ -143,9 +144,12 @@ function recordMrkdwn(record: AlertRecord): [string, string][] {
   });
 }
 
+/** A header is `plain_text`: Slack shows it literally, so it is capped, not entity-escaped (escape.ts). */
 function header(text: string): SlackBlock {
-  const escaped = truncateEscaped(escapeMrkdwn(text), SLACK_LIMITS.header, '…');
-  return { type: 'header', text: { type: 'plain_text', text: escaped, emoji: true } };
+  return {
+    type: 'header',
+    text: { type: 'plain_text', text: plainText(text, SLACK_LIMITS.header), emoji: true },
+  };
 }
 
 function section(text: string): SlackBlock {

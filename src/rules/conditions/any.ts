@@ -6,7 +6,7 @@ export const any = defineCondition({
   sources: ['transactions', 'rewards'],
   needsTrace: false,
   doc: 'At least one listed condition holds.',
-  example: '[{ debit: "1000 hbar" }, { token_debit: { token_id: 0.0.456858, min: 1 } }]',
+  example: '[{ debit: "1000 hbar" }, { token_debit: { token_id: 0.0.456858, min: "1 unit" } }]',
   schema: (when) => z.array(when).min(1),
   compile: (value: WhenNode[], tools) => {
     const preds = value.map(tools.compileTree);

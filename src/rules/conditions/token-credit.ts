@@ -7,8 +7,8 @@ export const tokenCredit = defineCondition({
   name: 'token_credit',
   sources: ['transactions'],
   needsTrace: false,
-  doc: 'The watched account gained at least `min` units (smallest unit; default 1) of the token.',
-  example: '{ token_id: 0.0.456858, min: 1 }',
+  doc: 'The watched account gained at least `min` of the token: "1000000 units" (smallest unit), or "1.5 tokens" with `decimals:` (default 1 unit).',
+  example: '{ token_id: 0.0.456858, min: "1 unit" }',
   schema: () => TokenAmount,
   compile: (value: TokenAmount) => tokenAmountPredicate(value, 1n),
   explain: (value: TokenAmount, f) =>

@@ -7,8 +7,8 @@ export const tokenDebit = defineCondition({
   name: 'token_debit',
   sources: ['transactions'],
   needsTrace: false,
-  doc: 'The watched account lost at least `min` units (smallest unit; default 1) of the token.',
-  example: '{ token_id: 0.0.456858, min: 1000000 }',
+  doc: 'The watched account lost at least `min` of the token: "1000000 units" (smallest unit), or "1.5 tokens" with `decimals:` (default 1 unit).',
+  example: '{ token_id: 0.0.456858, min: "1.5 tokens", decimals: 6 }',
   schema: () => TokenAmount,
   compile: (value: TokenAmount) => tokenAmountPredicate(value, -1n),
   explain: (value: TokenAmount, f) =>
