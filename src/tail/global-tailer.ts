@@ -29,8 +29,10 @@ export interface GlobalTailOptions {
   readonly mode: GlobalMode;
   /** Immediate mode: least time between the starts of two sweeps, ms. */
   readonly sweepIntervalMs: number;
-  /** Milliseconds since the epoch (the tailer's clock): only schedules sweeps. */
+  /** Milliseconds since the epoch (the tailer's clock): how far `read` is behind now. */
   readonly clock: () => number;
+  /** Milliseconds, never going back: schedules sweeps (a wall-clock step neither stops nor floods them). Default: clock. */
+  readonly monotonic?: () => number;
 }
 
 export interface GlobalTail {
@@ -53,6 +55,7 @@ export function createGlobalTail(
   options: GlobalTailOptions,
 ): GlobalTail {
   const lock = createHandOverLock();
+  const monotonic = options.monotonic ?? options.clock;
   const readers: Readers = { head: { index, lock, head: true }, sweep: { index, lock, head: false } };
   // In memory on purpose: after a restart the first sweep comes at once, which is always safe.
   let lastSweepMs: number | undefined;
@@ -79,14 +82,16 @@ export function createGlobalTail(
     sweepDue() {
       if (options.mode !== 'immediate') return false;
       return (
-        sweepCutShort || lastSweepMs === undefined || options.clock() - lastSweepMs >= options.sweepIntervalMs
+        sweepCutShort ||
+        lastSweepMs === undefined ||
+        !within(monotonic() - lastSweepMs, options.sweepIntervalMs)
       );
     },
     async sweep(signal) {
       // Behind the head, the head read walks the backlog (proving it as it goes); sweeping it too would read
       // every row of it twice at once.
       if (!(await lastHead)) return NOTHING;
-      const started = options.clock();
+      const started = monotonic();
       const bound = createWalkBound(ctx.walk);
       const swept = await sweep(ctx, readers.sweep, proven, signal, bound);
       if (!swept) return NOTHING;
@@ -118,6 +123,11 @@ export function createGlobalTail(
     ctx.metrics?.globalPages.inc({ read: 'head' }, head.pages);
     return head;
   }
+}
+
+/** `elapsed` is less than `ms`; an elapsed time below 0 (a clock that went back) is not. */
+function within(elapsed: number, ms: number): boolean {
+  return elapsed >= 0 && elapsed < ms;
 }
 
 const NOTHING: PollResult = { pages: 0, delivered: 0, dropped: 0 };
