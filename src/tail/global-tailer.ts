@@ -15,7 +15,7 @@ import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import type { PollResult } from './account-tailer.js';
 import type { GlobalIndex } from './global-index.js';
 import { type RangeRead, type RangeReader, readRange } from './global-read-range.js';
-import { createHandOverLock } from './hand-over-lock.js';
+import { type HandOverLock, createHandOverLock } from './hand-over-lock.js';
 import { probeHead } from './probe-head.js';
 import { ProvenRanges } from './proven-ranges.js';
 import { GLOBAL_STREAM, GLOBAL_SWEEP } from './streams.js';
@@ -55,8 +55,7 @@ export function createGlobalTail(
   options: GlobalTailOptions,
 ): GlobalTail {
   const lock = createHandOverLock();
-  const monotonic = options.monotonic ?? options.clock;
-  const readers: Readers = { head: { index, lock, head: true }, sweep: { index, lock, head: false } };
+  const [readers, monotonic] = [readersOf(index, lock), options.monotonic ?? options.clock];
   // In memory on purpose: after a restart the first sweep comes at once, which is always safe.
   let lastSweepMs: number | undefined;
   let sweepCutShort = false;
@@ -128,6 +127,10 @@ export function createGlobalTail(
 /** `elapsed` is less than `ms`; an elapsed time below 0 (a clock that went back) is not. */
 function within(elapsed: number, ms: number): boolean {
   return elapsed >= 0 && elapsed < ms;
+}
+
+function readersOf(index: GlobalIndex, lock: HandOverLock): Readers {
+  return { head: { index, lock, head: true }, sweep: { index, lock, head: false } };
 }
 
 const NOTHING: PollResult = { pages: 0, delivered: 0, dropped: 0 };
