@@ -12,6 +12,7 @@ export const FAULT_KINDS = [
   'duplicate',
   'reorder',
   'future',
+  'near-future',
   'malformed',
   'endless',
   'slack-delay',
@@ -44,6 +45,8 @@ export type QueryFault =
       readonly seed: number;
     }
   | { readonly kind: 'future'; readonly yearsAhead: number }
+  /** A record of the stream dated inside tail.max_clock_skew (default 5 m): it must move no cursor past now. */
+  | { readonly kind: 'near-future'; readonly secondsAhead: number }
   | { readonly kind: 'malformed'; readonly shape: number }
   | { readonly kind: 'endless' };
 
@@ -130,6 +133,10 @@ function queryFault(kind: FaultKind): fc.Arbitrary<QueryFault> | undefined {
         .map((r) => ({ kind: 'reorder', ...r }) as const);
     case 'future':
       return fc.integer({ min: 1, max: 300 }).map((yearsAhead) => ({ kind: 'future', yearsAhead }) as const);
+    case 'near-future':
+      return fc
+        .integer({ min: 1, max: 240 })
+        .map((secondsAhead) => ({ kind: 'near-future', secondsAhead }) as const);
     case 'malformed':
       return fc
         .integer({ min: 0, max: MALFORMED_SHAPES - 1 })
