@@ -25,6 +25,7 @@ import { propertyFaults } from './property-faults.js';
 import { futureTimestamps } from './future-timestamps.js';
 import { failover } from './failover.js';
 import { nearFutureHead } from './near-future-head.js';
+import { clockStep } from './clock-step.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -44,6 +45,7 @@ const SCENARIOS: readonly Scenario[] = [
   futureTimestamps,
   failover,
   nearFutureHead,
+  clockStep,
 ];
 
 const { values } = parseArgs({
