@@ -5,23 +5,19 @@
 // (the tail never stops), each step logged and counted, `sentinel-clock-step` raised, and while the clock runs an
 // hour ahead a 10-minute throttle must still send once (docs/tailing.md, "Clock steps"). Without libfaketime the
 // scenario fails (it is installed by .ci/apt-packages).
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checked, failed, figure, round, type Figure } from '../bench/lib/figures.js';
 import { metricSum, metricsText, spawnSentinel, until } from '../bench/lib/daemon-process.js';
 import { sentinelDir, type SentinelDir } from '../bench/lib/sentinel-config.js';
 import { startLivingLedger, type RunningLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
+import { LIBFAKETIME } from '../test/helpers/faults/fake-clock.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
 import { startChaosSlack, type ChaosSlack } from './lib/slack.js';
 
 const SUITE = '18 clock step';
 const ACCOUNTS = ['0.0.1500', '0.0.1501'];
 const HBAR = 100_000_000n;
-const LIBFAKETIME = [
-  '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1',
-  '/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1',
-  '/usr/lib/faketime/libfaketime.so.1',
-].find((p) => existsSync(p));
 
 const RULES = `rules:
   - id: debit

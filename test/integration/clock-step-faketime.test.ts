@@ -4,7 +4,7 @@
 // alerted; each step is logged, counted and raised as `sentinel-clock-step`; and while the clock runs an hour
 // ahead, a 10-minute throttle still holds back every match after the first (docs/tailing.md, "Clock steps").
 // With CI=true a missing libfaketime fails the test (.ci/apt-packages installs it); elsewhere it is skipped.
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { largeDebit } from '@ledger-sentinel/simulator/traffic-inject';
@@ -14,13 +14,9 @@ import {
   spawnSentinel,
   type SentinelProcess,
 } from '../../bench/lib/daemon-process.js';
+import { LIBFAKETIME } from '../helpers/faults/fake-clock.js';
 import { startDaemonEnv, until, type DaemonEnv } from './daemon-harness.js';
 
-const LIBFAKETIME = [
-  '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1',
-  '/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1',
-  '/usr/lib/faketime/libfaketime.so.1',
-].find((p) => existsSync(p));
 const REQUIRED = process.env.CI === 'true';
 
 const HBAR = 100_000_000n;
