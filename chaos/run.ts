@@ -24,6 +24,8 @@ import { retryAfterScenario } from './retry-after.js';
 import { propertyFaults } from './property-faults.js';
 import { futureTimestamps } from './future-timestamps.js';
 import { failover } from './failover.js';
+import { nearFutureHead } from './near-future-head.js';
+import { clockStep } from './clock-step.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -42,6 +44,8 @@ const SCENARIOS: readonly Scenario[] = [
   propertyFaults,
   futureTimestamps,
   failover,
+  nearFutureHead,
+  clockStep,
 ];
 
 const { values } = parseArgs({

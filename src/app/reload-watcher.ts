@@ -26,7 +26,7 @@ export interface ReloadWatcherOptions {
   readonly debounceMs?: number;
   /** A relevant burst that never goes quiet is checked after at most this long (default 1 s). */
   readonly maxWaitMs?: number;
-  /** Milliseconds, for the debounce's longest wait (default Date.now). */
+  /** Milliseconds on a clock that does not jump, for the debounce's longest wait (default performance.now). */
   readonly clock?: () => number;
 }
 
@@ -81,7 +81,7 @@ interface Debounce {
 function createDebounce(options: ReloadWatcherOptions): Debounce {
   const quietMs = options.debounceMs ?? 25;
   const maxWaitMs = options.maxWaitMs ?? 1000;
-  const clock = options.clock ?? Date.now;
+  const clock = options.clock ?? (() => performance.now());
   let timer: NodeJS.Timeout | undefined;
   let firstAt: number | undefined;
   let ignored = 0;

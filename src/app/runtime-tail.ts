@@ -6,7 +6,7 @@ import { createContractVerification } from '../enrich/verification.js';
 import type { LedgerClient } from '../ledger/client.js';
 import type { Route } from '../notifiers/schema.js';
 import { clientTailSource } from '../tail/client-source.js';
-import type { FutureSighting } from '../tail/future-records.js';
+import type { AheadSighting, FutureSighting } from '../tail/future-records.js';
 import type { Quarantine } from '../tail/quarantine.js';
 import type { RecordHandler } from '../tail/record-handler.js';
 import { createTailer, type Tailer } from '../tail/tailer.js';
@@ -72,7 +72,7 @@ function tailerFor(
   handler: RecordHandler<unknown>,
   quarantine: Quarantine,
 ): Tailer {
-  const { store, metrics, log, clock, random } = shared;
+  const { store, metrics, log, clock, monotonic, random } = shared;
   const source = clientTailSource(client);
   const { accounts, config } = loaded;
   const options = {
@@ -84,9 +84,11 @@ function tailerFor(
     metrics,
     logger: log,
     clock,
+    monotonic,
     random,
     quarantine,
     onFutureRecord: (sighting: FutureSighting) => (shared.health.lastFuture = sighting),
+    onHeadAhead: (sighting: AheadSighting) => (shared.health.lastAhead = sighting),
     budgetRps: config.ledger.requests_per_second,
   };
   // Series for the 50 stalest streams (docs/metrics.md); self-monitoring reads every stream from the tailer.
@@ -94,8 +96,12 @@ function tailerFor(
 }
 
 function startTailLoop(shared: Shared, loaded: Loaded, tailer: Tailer, signal: AbortSignal): Promise<void> {
-  const { log, clock, random, sleep } = shared;
+  const { log, clock, monotonic, random, sleep } = shared;
   const { tail } = loaded.config;
   const loop = { tailer, health: shared.health, pollIntervalMs: tail.poll_interval, jitter: tail.jitter };
-  return runTailLoop({ ...loop, clock, random, sleep, log: log.child({ component: 'tail-loop' }) }, signal);
+  const clocks = { clock, monotonic };
+  return runTailLoop(
+    { ...loop, ...clocks, random, sleep, log: log.child({ component: 'tail-loop' }) },
+    signal,
+  );
 }

@@ -59,7 +59,9 @@ function tickEngine(shared: Shared, parts: RuntimeParts): void {
   try {
     const engine = engines.current();
     const alerts = store.transaction(() => {
-      const fired = engine.tick(shared.clock());
+      // Windows and throttles drain by the ledger's time (the tail's head), never past now: a wall clock that
+      // jumps ahead does not forget every throttle (docs/tailing.md, "Clock steps").
+      const fired = engine.tick(shared.clock(), parts.tail.tailer.head.head);
       emitAlerts({ outbox, routes }, fired);
       const changes = engine.takeChanges();
       repo.apply(changes);

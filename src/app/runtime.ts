@@ -37,7 +37,10 @@ export interface Shared {
   readonly engines: EngineHolder;
   readonly health: TailHealth;
   readonly stdout: Writable;
+  /** The daemon's `now` (ms since the epoch): the wall clock, never going back (tail/clock-watch.ts). */
   readonly clock: () => number;
+  /** The monotonic clock (ms): for elapsed times and timers only. */
+  readonly monotonic: () => number;
   readonly random: () => number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly startedAt: number;

@@ -18,6 +18,7 @@ import { createSelfMonitorRepo } from '../self-monitor/self-monitor-repo.js';
 import { createTailHealth } from '../pipeline/tail-loop.js';
 import { createPauseBoard } from '../delivery/pause-board.js';
 import { createRuleActivity } from '../status/rule-activity.js';
+import { createClockWatch } from '../tail/clock-watch.js';
 import { createRuntimeControls } from './runtime-controls.js';
 
 export interface SharedOptions {
@@ -25,7 +26,13 @@ export interface SharedOptions {
   readonly logDestination: Writable;
   readonly stdout: Writable;
   readonly logLevel?: string;
+  /** The wall clock, ms since the epoch (default Date.now). */
   readonly clock?: () => number;
+  /**
+   * The monotonic clock, ms (default performance.now, or `clock` when only that is injected: a simulated clock
+   * then drives both, and no step is ever seen between them).
+   */
+  readonly monotonic?: () => number;
   readonly random?: () => number;
   /** Recorded as the owner of the state dir. */
   readonly pid?: number;
@@ -47,7 +54,18 @@ export function buildShared(options: SharedOptions): { shared: Shared; secrets: 
     write: (line: string) => void options.logDestination.write(redactSecrets(line, values)),
   };
   const log = createLogger({ level: options.logLevel ?? config.log.level, destination });
-  const clock = options.clock ?? Date.now;
+  const metrics = options.metrics ?? createMetrics({ processMetrics: true, version: VERSION });
+  const health = createTailHealth();
+  const wall = options.clock ?? Date.now;
+  // The daemon's `now`: the wall clock, never going back; a step either way is logged, counted and alerted on.
+  const watch = createClockWatch({
+    wall,
+    monotonic: options.monotonic ?? (options.clock ? wall : undefined),
+    log: log.child({ component: 'clock' }),
+    metrics,
+    onStep: (step) => (health.lastClockStep = step),
+  });
+  const clock = () => watch.now();
   const store =
     options.store ??
     openStateStore({
@@ -58,7 +76,6 @@ export function buildShared(options: SharedOptions): { shared: Shared; secrets: 
     });
   const repo = createRuleStateRepo(store);
   const selfMonitorRepo = createSelfMonitorRepo(store);
-  const metrics = options.metrics ?? createMetrics({ processMetrics: true, version: VERSION });
   const outbox = createOutbox(store, clock);
   const shared: Shared = {
     log,
@@ -67,9 +84,10 @@ export function buildShared(options: SharedOptions): { shared: Shared; secrets: 
     repo,
     outbox,
     engines: createEngineHolder(ruleSet, repo),
-    health: createTailHealth(),
+    health,
     stdout: options.stdout,
     clock,
+    monotonic: watch.monotonic,
     random: options.random ?? Math.random,
     sleep: (ms, signal) => delay(ms, undefined, { signal }),
     startedAt: clock(),

@@ -92,7 +92,8 @@ async function attemptOnce(
   path: string,
   signal: AbortSignal | undefined,
 ): Promise<Outcome<string>> {
-  const started = ctx.clock();
+  // Elapsed time on the monotonic clock: a wall-clock step during a request makes no negative duration.
+  const started = performance.now();
   let response: HttpResponse;
   try {
     response = await sendHttp(ctx.http, { method: 'GET', path, signal });
@@ -103,7 +104,7 @@ async function attemptOnce(
     if (reason === undefined) throw err;
     return { done: false, reason, error: new LedgerNetworkError(reason, path, { cause: err }) };
   } finally {
-    ctx.metrics?.requestDuration.observe({ endpoint }, (ctx.clock() - started) / 1000);
+    ctx.metrics?.requestDuration.observe({ endpoint }, (performance.now() - started) / 1000);
   }
   ctx.metrics?.requests.inc({ endpoint, status: String(response.status) });
   if (response.status === 200) return { done: true, value: response.text };

@@ -1,6 +1,7 @@
 // One client-side request budget shared by every caller of the query service: a token bucket (default 50
 // requests/s, the public node's per-IP limit) whose waiters are served highest priority first, FIFO within a
-// priority. Clock and sleep are injected so tests can drive time.
+// priority. Clock and sleep are injected so tests can drive time. The default clock is monotonic: on the wall clock a
+// backward step made the refill negative and every request waited for the size of the step.
 
 export interface RequestBudgetOptions {
   readonly requestsPerSecond?: number;
@@ -44,7 +45,7 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
   const rate = options.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND;
   if (!(rate > 0)) throw new RangeError(`requestsPerSecond must be above 0, got ${rate}`);
   const burst = Math.max(1, options.burst ?? rate);
-  const clock = options.clock ?? Date.now;
+  const clock = options.clock ?? (() => performance.now());
   const sleep = options.sleep ?? defaultSleep;
   const queue: Waiter[] = [];
   const bucket: Bucket = { tokens: burst, refilledAt: clock() };
@@ -108,7 +109,9 @@ interface Bucket {
 
 /** Adds the tokens earned since the last refill, up to the burst. */
 function refill(bucket: Bucket, burst: number, rate: number, now: number): void {
-  bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.refilledAt) * rate) / 1000);
+  // A clock that went back (an injected one) earns nothing, and takes nothing either.
+  const earned = Math.max(0, ((now - bucket.refilledAt) * rate) / 1000);
+  bucket.tokens = Math.min(burst, bucket.tokens + earned);
   bucket.refilledAt = now;
 }
 

@@ -62,6 +62,7 @@ export function createMetrics(options: MetricsOptions = {}) {
   for (const outcome of ['applied', 'rejected']) metrics.configReloads.inc({ outcome }, 0);
   for (const reason of ['unrelated_file', 'same_content']) metrics.configReloadNoops.inc({ reason }, 0);
   for (const read of ['head', 'sweep']) metrics.globalPages.inc({ read }, 0);
+  for (const direction of ['forward', 'backward']) metrics.clockSteps.inc({ direction }, 0);
   metrics.leaderChanges.inc(0);
   return metrics;
 }
@@ -186,6 +187,17 @@ function tailMetrics(r: Registry[]) {
       name: `${P}records_unattributed_total`,
       help: "Records on an account's stream that do not involve the account; not evaluated under it.",
       labelNames: ['source'],
+      registers: r,
+    }),
+    headAhead: new Counter({
+      name: `${P}tail_head_ahead_total`,
+      help: "Rows dated ahead of this host's clock (within tail.max_clock_skew), each once: they move no head and no cursor until the clock has passed them.",
+      registers: r,
+    }),
+    clockSteps: new Counter({
+      name: `${P}clock_steps_total`,
+      help: 'Jumps of the wall clock against the monotonic clock (more than 2 s between two readings), by direction.',
+      labelNames: ['direction'],
       registers: r,
     }),
     futureRecords: new Counter({

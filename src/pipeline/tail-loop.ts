@@ -2,7 +2,8 @@
 // ("first poll done", "query service reachable") and the self-monitoring alerts are derived from it.
 import type { Logger } from 'pino';
 import type { CapacityView } from '../tail/capacity-watch.js';
-import type { FutureSighting } from '../tail/future-records.js';
+import type { ClockStep } from '../tail/clock-watch.js';
+import type { AheadSighting, FutureSighting } from '../tail/future-records.js';
 import { runRounds } from '../tail/run-rounds.js';
 import type { Tailer } from '../tail/tailer.js';
 
@@ -15,6 +16,10 @@ export interface TailHealth {
   failedRounds: number;
   /** The latest record beyond now + tail.max_clock_skew (kept across reloads, not restarts). */
   lastFuture: FutureSighting | undefined;
+  /** The newest row dated ahead of this host's clock, within the skew (kept across reloads, not restarts). */
+  lastAhead: AheadSighting | undefined;
+  /** The latest jump of the wall clock against the monotonic clock (tail/clock-watch.ts). */
+  lastClockStep: ClockStep | undefined;
   /** Request demand against the budget after the latest round (docs/tailing.md, "Capacity"). */
   capacity: CapacityView | undefined;
   /** Settles when a round first read a page. */
@@ -30,6 +35,8 @@ export function createTailHealth(): TailHealth {
     lastReachableAt: undefined,
     failedRounds: 0,
     lastFuture: undefined,
+    lastAhead: undefined,
+    lastClockStep: undefined,
     capacity: undefined,
     firstPoll,
     markPolled(at) {
@@ -47,7 +54,10 @@ export interface TailLoopOptions {
   readonly pollIntervalMs: number;
   /** Fraction of the interval added or removed at random (tail.jitter). */
   readonly jitter: number;
+  /** The daemon's `now`: when a round read a page. */
   readonly clock: () => number;
+  /** The monotonic clock: the round interval (a wall-clock step neither stops nor spins the loop). */
+  readonly monotonic: () => number;
   readonly random: () => number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly log: Logger;
@@ -56,7 +66,7 @@ export interface TailLoopOptions {
 /** Resolves when the signal aborts (after the round in flight has stopped and every poll has settled). */
 export function runTailLoop(options: TailLoopOptions, signal: AbortSignal): Promise<void> {
   const { tailer, health, clock } = options;
-  const loop = { ...options, round: tailer.round, settled: tailer.settled };
+  const loop = { ...options, clock: options.monotonic, round: tailer.round, settled: tailer.settled };
   return runRounds(loop, signal, {
     onReport(report) {
       health.capacity = tailer.capacity();

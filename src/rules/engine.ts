@@ -50,8 +50,12 @@ export interface Engine {
   /** What evaluate() would ask for, without changing anything (for the pipeline's async prepare step). */
   needs(event: EngineEvent): { trace: boolean; verification: boolean };
   evaluate(event: EngineEvent): Evaluation;
-  /** Absence windows fire, drained count/sum windows resolve, stale groups are dropped. `now` in ms. */
-  tick(nowMs: number): Alert[];
+  /**
+   * Absence windows fire, drained count/sum windows resolve, stale groups are dropped. `now` in ms. `ledgerNs`,
+   * when known, is the newest consensus time the ledger has shown (the tail's head): windows and throttles hold
+   * consensus times, so they drain by it, never past `now` (docs/tailing.md, "Clock steps").
+   */
+  tick(nowMs: number, ledgerNs?: bigint): Alert[];
   /** Group states changed since the last call: what the state repository must write. */
   takeChanges(): StateChanges;
 }
@@ -114,7 +118,7 @@ export function createEngine(ruleSet: RuleSet, snapshot?: EngineSnapshot): Engin
       }
       return { alerts, matched: ids, needsTrace: false, needsVerification: false };
     },
-    tick: (nowMs) => t.onTick(BigInt(Math.trunc(nowMs)) * 1_000_000n),
+    tick: (nowMs, ledgerNs) => t.onTick(BigInt(Math.trunc(nowMs)) * 1_000_000n, ledgerNs),
     takeChanges: () => t.takeChanges(),
   };
 }

@@ -1,4 +1,8 @@
 // What the passing of time does to the engine's state: absences fire, drained windows resolve, stale groups go.
+// Absence is measured on the daemon's clock (time passing without a record). Count and sum windows and
+// throttles hold consensus times, so they drain by the ledger's time when it is known (the newest consensus
+// time shown, never past now): a wall clock that jumps ahead neither empties every window nor forgets every
+// throttle, which would let each next match through (docs/tailing.md, "Clock steps").
 import type { Alert } from './alert.js';
 import type { CompiledRule, CompiledWindow } from './compile.js';
 import { dropState, type EngineState } from './engine-state.js';
@@ -9,23 +13,25 @@ import { resolveAlert } from './resolve-alert.js';
 import { stateFor } from './state-for.js';
 import { trimWindow, windowHolds } from './windows.js';
 
-export function onTick(state: EngineState, nowNs: bigint): Alert[] {
+export function onTick(state: EngineState, nowNs: bigint, ledgerNs?: bigint): Alert[] {
   const out: Alert[] = [];
+  const ledgerNow = ledgerNs !== undefined && ledgerNs < nowNs ? ledgerNs : nowNs;
   for (const rule of state.ruleSet.rules) {
     if (rule.window?.kind === 'absent') tickAbsence(state, rule, rule.window, nowNs, out);
     if (rule.window && state.pendingLimits.get(rule.id))
-      for (const key of state.pending.trim(rule.id, rule.window, nowNs)) state.deleted.add(key);
+      for (const key of state.pending.trim(rule.id, rule.window, ledgerNow)) state.deleted.add(key);
   }
   for (const s of [...state.states.values()]) {
     const rule = state.rules.get(s.ruleId);
     const w = rule?.window;
     if (!rule) continue;
-    if (w && w.kind !== 'absent') trimWindow(s, w, nowNs);
+    if (w && w.kind !== 'absent') trimWindow(s, w, ledgerNow);
     if (w && w.kind !== 'absent' && s.firing && !windowHolds(s, w)) {
-      out.push(resolveAlert(state.ruleSet, rule, s, nowNs, syntheticView(s)));
+      out.push(resolveAlert(state.ruleSet, rule, s, ledgerNow, syntheticView(s)));
       state.dirty.add(s);
     }
-    if (isStale(rule, s, nowNs, state.absenceAccounts.get(rule))) dropState(state, s);
+    const at = w?.kind === 'absent' ? nowNs : ledgerNow;
+    if (isStale(rule, s, at, state.absenceAccounts.get(rule))) dropState(state, s);
   }
   return out;
 }

@@ -13,7 +13,7 @@ import { takeChanges } from './take-changes.js';
 
 export interface Transitions {
   onMatch(rule: CompiledRule, f: Facts, ann: Annotations, out: Alert[]): void;
-  onTick(nowNs: bigint): Alert[];
+  onTick(nowNs: bigint, ledgerNs?: bigint): Alert[];
   takeChanges(): StateChanges;
 }
 
@@ -21,7 +21,7 @@ export function createTransitions(ruleSet: RuleSet, snapshot: EngineSnapshot | u
   const state = createEngineState(ruleSet, snapshot);
   return {
     onMatch: (rule, f, ann, out) => onMatch(state, rule, f, ann, out),
-    onTick: (nowNs) => onTick(state, nowNs),
+    onTick: (nowNs, ledgerNs) => onTick(state, nowNs, ledgerNs),
     takeChanges: () => takeChanges(state),
   };
 }

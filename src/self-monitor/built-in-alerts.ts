@@ -10,6 +10,8 @@ export const BUILT_IN_RULES = {
   recordQuarantined: 'sentinel-record-quarantined',
   accountUnresolved: 'sentinel-account-unresolved',
   futureRecord: 'sentinel-future-record',
+  headAhead: 'sentinel-head-ahead',
+  clockStep: 'sentinel-clock-step',
   capacityExceeded: 'sentinel-capacity-exceeded',
 } as const;
 

@@ -14,6 +14,7 @@ import type { UnresolvedAccount } from '../app/load-all.js';
 import { unresolvedConditions } from './unresolved-conditions.js';
 import { createStaleHold } from './stale-hold.js';
 import { capacityConditions } from '../self-monitor/capacity-conditions.js';
+import { clockConditions } from './clock-conditions.js';
 
 export interface SelfMonitorDeps {
   readonly config: SelfMonitoringConfig;
@@ -84,6 +85,11 @@ export function createSelfMonitor(deps: SelfMonitorDeps): SelfMonitor {
         ...(deps.quarantined ? quarantineConditions(deps.quarantined(), deps.accounts) : []),
         ...unresolvedConditions(deps.unresolved ?? [], deps.config.account_stale_after, deps.clock()),
         ...futureCondition(deps, state.firing),
+        ...clockConditions({
+          ...{ ahead: health.lastAhead, step: health.lastClockStep, firing: new Set(state.firing.keys()) },
+          ...{ now: deps.clock(), startedAt: deps.startedAt },
+          resolveAfterMs: deps.config.future_record_resolve_after,
+        }),
         ...capacityConditions(health.capacity),
       ].flat();
       const kept = inhibit(all);

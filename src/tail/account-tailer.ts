@@ -87,7 +87,7 @@ async function handlePage(
   const fresh: Delivery[] = [];
   const foreign: Seen[] = [];
   const inPage = new Set<bigint>();
-  const bound = ctx.future.bound();
+  const bound = ctx.future.settleLimit();
   for (const record of records) {
     const ts = parseTimestamp(
       'consensus_timestamp' in record ? record.consensus_timestamp : record.timestamp,
@@ -96,7 +96,8 @@ async function handlePage(
     // Only the account's own rows tell how far its listing was read and where the head is: a row that does not
     // belong to the query may be newer than rows of the account still on the next page (a walk cut short keeps
     // `newest`), or made up (a head taken from it settles `safe` past rows not yet visible).
-    // A record beyond now + max_clock_skew is still handed over, but moves neither the head nor `read`.
+    // A record dated ahead of this host's clock is still handed over, but moves neither the head nor `read`
+    // (nor, through `read`, what a poll cut short keeps as `safe`) until the clock has passed it.
     if (own) {
       ctx.head.observe(ts);
       newest = newestTrusted(newest, ts, bound);

@@ -1,5 +1,6 @@
 // Per-stream backoff after failed polls: the interval doubled per consecutive failure, capped, with jitter
-// (half to full), so one broken account does not eat the budget and many do not retry in step.
+// (half to full), so one broken account does not eat the budget and many do not retry in step. Times are on the
+// monotonic clock; a wait longer than any backoff (a clock that went back) counts as over, so no stream stalls.
 export class Backoff {
   private readonly failures = new Map<string, { count: number; until: number }>();
 
@@ -11,7 +12,7 @@ export class Backoff {
 
   ready(key: string, now: number): boolean {
     const f = this.failures.get(key);
-    return !f || f.until <= now;
+    return !f || f.until <= now || f.until - now > this.maxMs;
   }
 
   failed(key: string, now: number): number {

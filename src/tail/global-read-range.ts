@@ -96,14 +96,15 @@ async function handPage(
 ): Promise<void> {
   quarantinePage(ctx, page, { stream: GLOBAL_STREAM, source: 'transactions', watched: index.ids });
   const fresh: Delivery[] = [];
-  const future = ctx.future.bound();
+  const limit = ctx.future.settleLimit();
   const globalSafe = ctx.state.cursor(GLOBAL_STREAM)?.safe ?? -1n;
   for (const tx of page.records) {
     const ts = parseTimestamp(tx.consensus_timestamp);
-    // Beyond now + max_clock_skew: matched and handed over, but `read` (the next head read's `gt:`) stays.
+    // Ahead of this host's clock: matched and handed over, but `read` (the next head read's `gt:`) stays, so
+    // the rows below it that show up meanwhile are read by the next head read, not left to the sweep.
     ctx.head.observe(ts);
     result.rows += 1;
-    result.newest = newestTrusted(result.newest, ts, future);
+    result.newest = newestTrusted(result.newest, ts, limit);
     for (const d of matches(tx, ts, index)) {
       const safe = ctx.state.cursor(d.stream)?.safe ?? -1n;
       if (ts <= globalSafe || ts <= safe || ctx.state.isSeen(d.stream, ts)) {

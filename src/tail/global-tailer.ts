@@ -15,7 +15,7 @@ import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import type { PollResult } from './account-tailer.js';
 import type { GlobalIndex } from './global-index.js';
 import { type RangeRead, type RangeReader, readRange } from './global-read-range.js';
-import { createHandOverLock } from './hand-over-lock.js';
+import { type HandOverLock, createHandOverLock } from './hand-over-lock.js';
 import { probeHead } from './probe-head.js';
 import { ProvenRanges } from './proven-ranges.js';
 import { GLOBAL_STREAM, GLOBAL_SWEEP } from './streams.js';
@@ -29,8 +29,10 @@ export interface GlobalTailOptions {
   readonly mode: GlobalMode;
   /** Immediate mode: least time between the starts of two sweeps, ms. */
   readonly sweepIntervalMs: number;
-  /** Milliseconds since the epoch (the tailer's clock): only schedules sweeps. */
+  /** Milliseconds since the epoch (the tailer's clock): how far `read` is behind now. */
   readonly clock: () => number;
+  /** Milliseconds, never going back: schedules sweeps (a wall-clock step neither stops nor floods them). Default: clock. */
+  readonly monotonic?: () => number;
 }
 
 export interface GlobalTail {
@@ -53,7 +55,7 @@ export function createGlobalTail(
   options: GlobalTailOptions,
 ): GlobalTail {
   const lock = createHandOverLock();
-  const readers: Readers = { head: { index, lock, head: true }, sweep: { index, lock, head: false } };
+  const [readers, monotonic] = [readersOf(index, lock), options.monotonic ?? options.clock];
   // In memory on purpose: after a restart the first sweep comes at once, which is always safe.
   let lastSweepMs: number | undefined;
   let sweepCutShort = false;
@@ -79,14 +81,16 @@ export function createGlobalTail(
     sweepDue() {
       if (options.mode !== 'immediate') return false;
       return (
-        sweepCutShort || lastSweepMs === undefined || options.clock() - lastSweepMs >= options.sweepIntervalMs
+        sweepCutShort ||
+        lastSweepMs === undefined ||
+        !within(monotonic() - lastSweepMs, options.sweepIntervalMs)
       );
     },
     async sweep(signal) {
       // Behind the head, the head read walks the backlog (proving it as it goes); sweeping it too would read
       // every row of it twice at once.
       if (!(await lastHead)) return NOTHING;
-      const started = options.clock();
+      const started = monotonic();
       const bound = createWalkBound(ctx.walk);
       const swept = await sweep(ctx, readers.sweep, proven, signal, bound);
       if (!swept) return NOTHING;
@@ -118,6 +122,15 @@ export function createGlobalTail(
     ctx.metrics?.globalPages.inc({ read: 'head' }, head.pages);
     return head;
   }
+}
+
+/** `elapsed` is less than `ms`; an elapsed time below 0 (a clock that went back) is not. */
+function within(elapsed: number, ms: number): boolean {
+  return elapsed >= 0 && elapsed < ms;
+}
+
+function readersOf(index: GlobalIndex, lock: HandOverLock): Readers {
+  return { head: { index, lock, head: true }, sweep: { index, lock, head: false } };
 }
 
 const NOTHING: PollResult = { pages: 0, delivered: 0, dropped: 0 };

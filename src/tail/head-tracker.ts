@@ -2,13 +2,18 @@
 // The head comes from the service, not the wall clock: "every row at or below head − overlap is visible"
 // then holds however far the service lags behind consensus (docs/ledger-api.md §16).
 //
-// A timestamp beyond `limit()` (now + tail.max_clock_skew) is ignored, not clamped: clamping would still carry
-// every account's `safe` cursor up to the limit, past rows not yet written (docs/tailing.md).
+// A timestamp beyond `limit()` (now on this host's clock) is ignored, not clamped: clamping would still carry
+// every account's `safe` cursor up to the limit, past rows not yet written (docs/tailing.md). A row dated ahead
+// of the clock becomes the head once the clock has passed it and a later probe or read sees it again.
 import type { Timestamp } from '@ledger-sentinel/ledger-model/timestamp';
 
 export class HeadTracker {
   /** Without a limit (tests of the tracker alone), every timestamp counts. */
-  constructor(private readonly limit: () => Timestamp = () => 2n ** 63n) {}
+  constructor(
+    private readonly limit: () => Timestamp = () => 2n ** 63n,
+    /** Told of every timestamp the head did not take because it is beyond the limit. */
+    private readonly onAhead: (ts: Timestamp) => void = () => undefined,
+  ) {}
 
   private newest: Timestamp | undefined;
   private tpsEstimate: number | undefined;
@@ -26,7 +31,10 @@ export class HeadTracker {
 
   /** Takes `ts` as the head when it is newer and not beyond the limit; true when it was within the limit. */
   observe(ts: Timestamp): boolean {
-    if (ts > this.limit()) return false;
+    if (ts > this.limit()) {
+      this.onAhead(ts);
+      return false;
+    }
     if (this.newest === undefined || ts > this.newest) this.newest = ts;
     return true;
   }

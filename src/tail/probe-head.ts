@@ -8,7 +8,9 @@
 // most PROBE_MAX_PAGES pages; that deep search is done once, not every round of a ledger that shows nothing.
 //
 // The probe asks only up to now + tail.max_clock_skew (`lte:`): newest first, one record dated in 2100 would
-// otherwise be the first row of every probe, and the real head would never be seen again.
+// otherwise be the first row of every probe, and the real head would never be seen again. Within that, a row
+// dated ahead of this host's clock is not the head either (head-tracker.ts): the newest row the clock has passed
+// is, whatever order the page came in.
 import { formatTimestamp, parseTimestamp, type Timestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { HEAD_PRIORITY, type TailContext } from './tail-context.js';
 
@@ -51,20 +53,46 @@ async function probeAfter(
   let read = 0;
   for await (const page of pages) {
     read += 1;
-    // A service that ignores `lte:` still does not move the head past the bound.
-    const records = page.records.filter((r) => parseTimestamp(r.consensus_timestamp) <= bound);
-    const first = records[0];
-    const last = records.at(-1);
-    if (first && last) {
-      const newest = parseTimestamp(first.consensus_timestamp);
-      ctx.head.observe(newest);
+    const span = trustedSpan(ctx, page.records, bound);
+    if (span) {
       // A full page spans its own rows; a short one is every row since the previous head.
-      if (records.length >= ctx.pageLimit || before === undefined)
-        ctx.head.sampleRate(records.length, parseTimestamp(last.consensus_timestamp), newest);
-      else ctx.head.sampleRate(records.length + 1, before, newest);
+      if (span.rows >= ctx.pageLimit || before === undefined)
+        ctx.head.sampleRate(span.rows, span.oldest, span.newest);
+      else ctx.head.sampleRate(span.rows + 1, before, span.newest);
       return { found: true, pages: read };
     }
     if (read >= PROBE_MAX_PAGES) break;
   }
   return { found: false, pages: read };
+}
+
+interface Span {
+  readonly rows: number;
+  readonly oldest: Timestamp;
+  readonly newest: Timestamp;
+}
+
+/**
+ * Offers every row of the page to the head (which takes the newest one the clock has passed and reports those
+ * ahead of it); the span of the rows it may take, or undefined when there are none. A service that ignores
+ * `lte:` still does not move the head past the bound.
+ */
+function trustedSpan(
+  ctx: TailContext,
+  records: readonly { consensus_timestamp: string }[],
+  bound: Timestamp,
+) {
+  let span: Span | undefined;
+  for (const r of records) {
+    const ts = parseTimestamp(r.consensus_timestamp);
+    if (ts > bound || !ctx.head.observe(ts)) continue;
+    span = span
+      ? {
+          rows: span.rows + 1,
+          oldest: ts < span.oldest ? ts : span.oldest,
+          newest: ts > span.newest ? ts : span.newest,
+        }
+      : { rows: 1, oldest: ts, newest: ts };
+  }
+  return span;
 }

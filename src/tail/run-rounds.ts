@@ -11,6 +11,7 @@ export interface RoundLoop {
   readonly pollIntervalMs: number;
   /** Fraction of the interval added or removed at random (tail.jitter). */
   readonly jitter: number;
+  /** Milliseconds, never going back (the monotonic clock): the interval is time passed, not wall time. */
   readonly clock: () => number;
   readonly random: () => number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -42,7 +43,8 @@ export async function runRounds(
       loop.log?.warn({ err }, 'tail round failed');
     }
     const interval = loop.pollIntervalMs * (1 + loop.jitter * (2 * loop.random() - 1));
-    const wait = interval - (loop.clock() - started);
+    // Never longer than one interval, never below 0: a clock that jumps cannot stop the loop or spin it.
+    const wait = Math.min(interval, interval - (loop.clock() - started));
     if (wait > 0) await loop.sleep(wait, signal).catch(() => undefined);
   }
   // A poll that outlived its round may still be running: it must settle before the store closes.

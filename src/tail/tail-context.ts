@@ -24,6 +24,7 @@ export type TailMetrics = Pick<
   | 'pollTruncated'
   | 'quarantined'
   | 'futureRecords'
+  | 'headAhead'
   | 'globalPages'
   | 'sweepLateRecords'
   | 'ledgerTps'
@@ -41,7 +42,7 @@ export interface TailContext {
   readonly source: TailSource;
   readonly handler: RecordHandler<unknown>;
   readonly head: HeadTracker;
-  /** now + tail.max_clock_skew, and the records beyond it (future-records.ts). */
+  /** now (the settle limit), now + tail.max_clock_skew, and the records beyond them (future-records.ts). */
   readonly future: FutureRecords;
   /** How far behind the head a record may still become visible, in ns (tail.overlap). */
   readonly overlapNs: bigint;

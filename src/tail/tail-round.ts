@@ -101,7 +101,8 @@ async function settledOrPatience(
  */
 async function relaunchWhenDone(t: TailerState, job: PollJob, signal: AbortSignal, open: { value: boolean }) {
   await t.polls.done(job.key);
-  if (!open.value || signal.aborted || t.polls.busy(job.key) || !t.backoff.ready(job.key, t.clock())) return;
+  if (!open.value || signal.aborted || t.polls.busy(job.key) || !t.backoff.ready(job.key, t.monotonic()))
+    return;
   await t.polls.launch(job.key, job.poll, signal);
 }
 
@@ -111,7 +112,7 @@ interface PollJob {
 }
 
 function pollJobs(t: TailerState, strategy: Strategy): PollJob[] {
-  const now = t.clock();
+  const now = t.monotonic();
   const perAccount = t.streams
     .filter((s) => (strategy === 'per-account' || !s.coveredByGlobal) && t.backoff.ready(s.key, now))
     .sort((a, b) => byPriorityThenStaleness(t, a, b))

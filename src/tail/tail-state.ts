@@ -22,8 +22,9 @@ export class TailState {
   >;
 
   /**
-   * `ceiling`: now + tail.max_clock_skew; no write moves a cursor beyond it, whatever the caller computed (the
-   * last line of the defence in docs/tailing.md, "Timestamps from the future"). Absent for offline tools.
+   * `ceiling`: now on this host's clock; no write moves a cursor beyond it, whatever the caller computed (the
+   * last line of the defence in docs/tailing.md, "Timestamps from the future"). It never moves a cursor back
+   * either: one already beyond it stays where it is. Absent for offline tools.
    */
   constructor(
     readonly store: StateStore,
@@ -82,6 +83,7 @@ export class TailState {
       old
         ? { safe: max(old.safe, next.safe), read: max(old.read, max(next.read, next.safe)) }
         : { safe: next.safe, read: max(next.read, next.safe) },
+      old,
     );
     if (old && old.safe === merged.safe && old.read === merged.read) return old;
     this.stmt.upsert.run(stream, merged.safe, merged.read);
@@ -101,11 +103,15 @@ export class TailState {
     }
   }
 
-  private capped(cursor: Cursor): Cursor {
+  /** Held at the ceiling, but never below `old`: moving a cursor back would hand rows over twice. */
+  private capped(cursor: Cursor, old?: Cursor): Cursor {
     if (!this.ceiling) return cursor;
     const limit = this.ceiling();
     if (cursor.safe <= limit && cursor.read <= limit) return cursor;
-    return { safe: min(cursor.safe, limit), read: min(cursor.read, limit) };
+    return {
+      safe: min(cursor.safe, max(limit, old?.safe ?? limit)),
+      read: min(cursor.read, max(limit, old?.read ?? limit)),
+    };
   }
 
   isSeen(stream: string, ts: bigint): boolean {

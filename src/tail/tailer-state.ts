@@ -23,6 +23,8 @@ export interface TailerState {
   readonly config: TailConfig;
   /** Milliseconds since the epoch. */
   readonly clock: () => number;
+  /** Milliseconds, never going back: every elapsed time and timer (a wall-clock step stalls none of them). */
+  readonly monotonic: () => number;
   readonly random: () => number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly log: Logger | undefined;
@@ -51,15 +53,17 @@ export interface TailerState {
 export function createTailerState(options: TailerOptions): TailerState {
   const config = options.config ?? TailConfig.parse(undefined);
   const clock = options.clock ?? Date.now;
+  const monotonic = options.monotonic ?? options.clock ?? (() => performance.now());
   const random = options.random ?? Math.random;
   const log = options.logger?.child({ component: 'tail' });
-  const ctx = createTailContext(options, config, clock, log);
+  const ctx = createTailContext(options, config, { clock, monotonic }, log);
   const streams = accountStreams(options.accounts, options.pushdown);
   const index = globalIndex(streams);
   const globalTail = createGlobalTail(ctx, index, {
     mode: config.global_mode,
     sweepIntervalMs: config.sweep_interval,
     clock,
+    monotonic,
   });
   const backoff = new Backoff(config.poll_interval, config.max_backoff, random);
   const polls = createPollRunner({
@@ -67,13 +71,14 @@ export function createTailerState(options: TailerOptions): TailerState {
     hardStopMs: 2 * config.max_poll_duration,
     backoff,
     kind: (key) => streamKind(streams, key),
-    clock,
+    clock: monotonic,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(log ? { log } : {}),
   });
   return {
     config,
     clock,
+    monotonic,
     random,
     sleep: options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal })),
     log,
@@ -94,26 +99,30 @@ export function createTailerState(options: TailerOptions): TailerState {
 function createTailContext(
   options: TailerOptions,
   config: TailConfig,
-  clock: () => number,
+  clocks: { readonly clock: () => number; readonly monotonic: () => number },
   log: Logger | undefined,
 ): TailContext {
+  const { clock, monotonic } = clocks;
   const future = new FutureRecords({
     clock,
     maxClockSkewMs: config.max_clock_skew,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(log ? { log } : {}),
     ...(options.onFutureRecord ? { onSighting: options.onFutureRecord } : {}),
+    ...(options.onHeadAhead ? { onAhead: options.onHeadAhead } : {}),
   });
-  const bound = () => future.bound();
+  // Nothing moves state past this host's clock: a row dated ahead of it (an unwatched account's included)
+  // cannot carry the head, and through it every account's `safe` cursor, past rows not yet written.
+  const limit = () => future.settleLimit();
   return {
-    state: new TailState(options.store, bound),
+    state: new TailState(options.store, limit),
     source: options.source,
     handler: options.handler,
-    head: new HeadTracker(bound),
+    head: new HeadTracker(limit, (ts) => future.ahead(ts)),
     future,
     overlapNs: BigInt(config.overlap) * 1_000_000n,
     pageLimit: options.pageLimit ?? 100,
-    walk: { maxPages: config.max_pages_per_poll, maxDurationMs: config.max_poll_duration, clock },
+    walk: { maxPages: config.max_pages_per_poll, maxDurationMs: config.max_poll_duration, clock: monotonic },
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(log ? { log } : {}),
     quarantine: options.quarantine ?? createQuarantine(options.store, clock),

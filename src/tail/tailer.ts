@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { StateStore } from '../state/store.js';
 import type { CapacityView } from './capacity-watch.js';
 import type { Pushdown, TailConfig } from './config.js';
-import type { FutureRecords, FutureSighting } from './future-records.js';
+import type { AheadSighting, FutureRecords, FutureSighting } from './future-records.js';
 import type { HeadTracker } from './head-tracker.js';
 import type { Quarantine } from './quarantine.js';
 import type { RecordHandler } from './record-handler.js';
@@ -33,8 +33,14 @@ export interface TailerOptions {
   readonly pushdown?: (account: WatchedAccount) => Pushdown | undefined;
   readonly metrics?: TailMetrics;
   readonly logger?: Logger;
-  /** Milliseconds since the epoch. */
+  /** Milliseconds since the epoch: what time it is (cursors, staleness, the future bound). */
   readonly clock?: () => number;
+  /**
+   * Milliseconds from any origin, never going back: how much time passed (the round interval, backoffs, the walk
+   * bound, the sweep schedule). Default: `clock` when one is injected (a simulated clock drives both), else
+   * performance.now.
+   */
+  readonly monotonic?: () => number;
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly random?: () => number;
   readonly pageLimit?: number;
@@ -44,6 +50,8 @@ export interface TailerOptions {
   readonly quarantine?: Quarantine;
   /** Each record handed over with a timestamp beyond now + tail.max_clock_skew (self-monitoring). */
   readonly onFutureRecord?: (sighting: FutureSighting) => void;
+  /** The newest row dated ahead of this host's clock, each once (self-monitoring). */
+  readonly onHeadAhead?: (sighting: AheadSighting) => void;
   /** Requests/s of the client's budget (ledger.requests_per_second): capacity is estimated against it. */
   readonly budgetRps?: number;
 }
@@ -93,7 +101,7 @@ export function createTailer(options: TailerOptions): Tailer {
           settled: t.polls.settled,
           pollIntervalMs: config.poll_interval,
           jitter: config.jitter,
-          clock: t.clock,
+          clock: t.monotonic,
           random: t.random,
           sleep: t.sleep,
           ...(t.log ? { log: t.log } : {}),

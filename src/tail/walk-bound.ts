@@ -8,7 +8,7 @@ export type TruncateReason = 'pages' | 'time';
 export interface WalkLimits {
   readonly maxPages: number;
   readonly maxDurationMs: number;
-  /** Milliseconds since the epoch (the tailer's clock). */
+  /** Milliseconds on the monotonic clock (the tailer's); a clock that went back ends the walk like the time. */
   readonly clock: () => number;
 }
 
@@ -32,16 +32,21 @@ export function createWalkBound(limits: WalkLimits | undefined): WalkBound {
       pages += 1;
       if (limits === undefined) return undefined;
       if (pages >= limits.maxPages) return 'pages';
-      return limits.clock() - started >= limits.maxDurationMs ? 'time' : undefined;
+      return timeUp(limits, started) ? 'time' : undefined;
     },
     mayReadOn() {
       if (limits === undefined) return true;
-      return pages + 1 < limits.maxPages && limits.clock() - started < limits.maxDurationMs;
+      return pages + 1 < limits.maxPages && !timeUp(limits, started);
     },
     get pages() {
       return pages;
     },
   };
+}
+
+function timeUp(limits: WalkLimits, started: number): boolean {
+  const elapsed = limits.clock() - started;
+  return elapsed < 0 || elapsed >= limits.maxDurationMs;
 }
 
 /** The log line and the metric of a poll that stopped at its bound. */

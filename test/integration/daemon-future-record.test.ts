@@ -22,6 +22,12 @@ const RULE = `rules:
 `;
 const YEAR_2100 = 4_102_444_800_000_000_000n;
 
+async function metric(url: string, name: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return Number(line?.split(' ')[1] ?? NaN);
+}
+
 async function futureRecords(url: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const line = text
@@ -106,5 +112,37 @@ describe('a record from the future', () => {
     const rows = JSON.parse(cursors.stdout()) as { stream: string; beyondBound: boolean }[];
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.filter((r) => r.beyondBound)).toEqual([]);
+  }, 60_000);
+
+  it('a row of an unwatched account dated inside the skew raises sentinel-head-ahead and skips no marker', async () => {
+    env.writeConfig('self_monitoring: { notify: [ops-slack], check_interval: 200ms }', {
+      tail: 'poll_interval: 300ms, overlap: 2s, strategy: per-account',
+    });
+    const { daemon, url } = await ready();
+    const ahead = BigInt(Date.now() + 40_000) * 1_000_000n;
+    env.ledger.ledger.store.addTransaction(makeSimTransaction(sampleTransactionRow(ahead, 1777n)));
+    await slackSays('ahead of this host');
+    // Markers with current timestamps on both watched accounts, well before the skewed row's own time: before,
+    // every per-account cursor had jumped to head − overlap, 30 s ahead of them, and none was ever read.
+    env.ledger.ledger.inject({
+      ...largeDebit('0.0.1004', 2_000n * HBAR, '0.0.1001'),
+      memo: 'ftest-a',
+      result: 'SUCCESS',
+    });
+    await slackSays('ops-wallet: 2000');
+    env.ledger.ledger.inject({
+      ...largeDebit('0.0.1003', 3_000n * HBAR, '0.0.1001'),
+      memo: 'ftest-b',
+      result: 'SUCCESS',
+    });
+    await slackSays('treasury-hot: 3000');
+    const counted = await metric(url, 'ledger_sentinel_tail_head_ahead_total');
+    daemon.abort();
+    expect(await daemon.done).toBe(0);
+
+    expect(counted).toBe(1);
+    expect(daemon.stdout().match(/row dated ahead of this host’s clock/g)).toHaveLength(1);
+    const bodies = env.slack.requests.map((r) => r.body);
+    expect(bodies.filter((b) => b.includes('ahead of this host'))).toHaveLength(1);
   }, 60_000);
 });

@@ -11,6 +11,7 @@ function kindsOf(plan: FaultPlan): Set<string> {
     ...plan.query.map((f) => f.kind),
     ...plan.slack.map((f) => `slack-${f.kind}`),
     ...plan.smtp.map((f) => `smtp-${f.kind}`),
+    ...plan.clock.map((f) => `clock-${f.kind}`),
   ]);
 }
 

@@ -12,6 +12,7 @@ export const FAULT_KINDS = [
   'duplicate',
   'reorder',
   'future',
+  'near-future',
   'malformed',
   'endless',
   'slack-delay',
@@ -20,6 +21,7 @@ export const FAULT_KINDS = [
   'smtp-delay',
   'smtp-tempfail',
   'smtp-disconnect',
+  'clock-step',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -44,6 +46,8 @@ export type QueryFault =
       readonly seed: number;
     }
   | { readonly kind: 'future'; readonly yearsAhead: number }
+  /** A record of the stream dated inside tail.max_clock_skew (default 5 m): it must move no cursor past now. */
+  | { readonly kind: 'near-future'; readonly secondsAhead: number }
   | { readonly kind: 'malformed'; readonly shape: number }
   | { readonly kind: 'endless' };
 
@@ -59,6 +63,9 @@ export type SmtpFault =
   | { readonly kind: 'tempfail'; readonly code: number }
   | { readonly kind: 'disconnect' };
 
+/** The daemon's wall clock, set this many seconds off real time (libfaketime); the monotonic clock is left alone. */
+export type ClockFault = { readonly kind: 'none' } | { readonly kind: 'step'; readonly offsetS: number };
+
 export interface FaultPlan {
   /** Played in a cycle, one per query-service request of a faulted stream, until the world heals (at least once through). */
   readonly query: readonly QueryFault[];
@@ -66,6 +73,8 @@ export interface FaultPlan {
   readonly slack: readonly SlackFault[];
   /** One per SMTP connection and one per message, in a cycle, until the world heals. */
   readonly smtp: readonly SmtpFault[];
+  /** One per pair of markers, in a cycle, until the world heals (then real time again). */
+  readonly clock: readonly ClockFault[];
   /** Seeds the living ledger's background traffic, so a replayed plan sees the same ledger. */
   readonly ledgerSeed: number;
 }
@@ -130,6 +139,10 @@ function queryFault(kind: FaultKind): fc.Arbitrary<QueryFault> | undefined {
         .map((r) => ({ kind: 'reorder', ...r }) as const);
     case 'future':
       return fc.integer({ min: 1, max: 300 }).map((yearsAhead) => ({ kind: 'future', yearsAhead }) as const);
+    case 'near-future':
+      return fc
+        .integer({ min: 1, max: 240 })
+        .map((secondsAhead) => ({ kind: 'near-future', secondsAhead }) as const);
     case 'malformed':
       return fc
         .integer({ min: 0, max: MALFORMED_SHAPES - 1 })
@@ -161,6 +174,13 @@ function smtpFault(kind: FaultKind): fc.Arbitrary<SmtpFault> | undefined {
   return undefined;
 }
 
+function clockFault(kind: FaultKind): fc.Arbitrary<ClockFault> | undefined {
+  if (kind !== 'clock-step') return undefined;
+  // Either way, from a few seconds (above the 2 s step tolerance) to an hour.
+  const seconds = fc.oneof(fc.integer({ min: 5, max: 3_600 }), fc.integer({ min: -3_600, max: -5 }));
+  return seconds.map((offsetS) => ({ kind: 'step', offsetS }) as const);
+}
+
 /** A cycle of faults drawn from the enabled kinds, with clean answers mixed in (so some requests get through). */
 function cycle<T extends { readonly kind: string }>(
   kinds: readonly FaultKind[],
@@ -177,12 +197,27 @@ function cycle<T extends { readonly kind: string }>(
 
 /** The arbitrary of fault plans using only `kinds` (default: every kind). */
 export function faultPlan(kinds: readonly FaultKind[] = FAULT_KINDS): fc.Arbitrary<FaultPlan> {
-  return fc.record({
-    query: cycle(kinds, queryFault, { kind: 'none' } as QueryFault, 12),
-    slack: cycle(kinds, slackFault, { kind: 'none' } as SlackFault, 6),
-    smtp: cycle(kinds, smtpFault, { kind: 'none' } as SmtpFault, 6),
-    ledgerSeed: fc.nat(),
-  });
+  return fc
+    .record({
+      query: cycle(kinds, queryFault, { kind: 'none' } as QueryFault, 12),
+      slack: cycle(kinds, slackFault, { kind: 'none' } as SlackFault, 6),
+      smtp: cycle(kinds, smtpFault, { kind: 'none' } as SmtpFault, 6),
+      clock: cycle(kinds, clockFault, { kind: 'none' } as ClockFault, 4),
+      ledgerSeed: fc.nat(),
+    })
+    .map(knownLimit);
+}
+
+/**
+ * A known limit, not a fault the daemon defends against: while this host's clock runs ahead of real time by X, a
+ * row dated up to X ahead is not recognised as ahead of it (docs/tailing.md, "Clock steps"). So a plan with
+ * near-future rows steps the clock back only.
+ */
+function knownLimit(plan: FaultPlan): FaultPlan {
+  if (!plan.query.some((f) => f.kind === 'near-future')) return plan;
+  const back = (f: ClockFault): ClockFault =>
+    f.kind === 'step' ? { kind: 'step', offsetS: -Math.abs(f.offsetS) } : f;
+  return { ...plan, clock: plan.clock.map(back) };
 }
 
 /** "status×3 trickle×1 …": which kinds a plan holds, for the report of a run. */
@@ -192,6 +227,7 @@ export function describePlan(plan: FaultPlan): string {
   plan.query.forEach((f) => add(f.kind));
   plan.slack.forEach((f) => add(`slack-${f.kind}`));
   plan.smtp.forEach((f) => add(`smtp-${f.kind}`));
+  plan.clock.forEach((f) => add(`clock-${f.kind}`));
   return [...counts]
     .filter(([k]) => !k.endsWith('none'))
     .map(([k, n]) => `${k}×${n}`)

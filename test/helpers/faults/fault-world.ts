@@ -18,6 +18,7 @@ import { startHostileQueryService } from './hostile-query-service.js';
 import { startHostileSlack } from './hostile-slack.js';
 import { startHostileSmtp } from './hostile-smtp.js';
 import { startLivenessProbe } from './liveness-probe.js';
+import { fakeClock, type FakeClock } from './fake-clock.js';
 
 export const WATCHED = ['0.0.1001', '0.0.1002', '0.0.1003', '0.0.1004'] as const;
 export const FAULTED = new Set<string>(['0.0.1001', '0.0.1002']);
@@ -77,7 +78,11 @@ export async function runFaultWorld(plan: FaultPlan, options: FaultWorldOptions)
     notifiers: notifiers(slack.webhookUrl, smtp.port, `${hook.origin}/hook`),
   });
   dir.writeRule('marker.yaml', faultRules(options.markers, ['ops-slack', 'ops-mail', 'ops-hook']));
-  const daemon = spawnSentinel(['run', '--config', dir.configPath], { compiled: options.compiled });
+  const clock = clockFor(plan, dir.dir);
+  const daemon = spawnSentinel(['run', '--config', dir.configPath], {
+    compiled: options.compiled,
+    ...(clock ? { env: clock.env } : {}),
+  });
   const logFile = join(tmpdir(), `${basename(dir.dir)}.log`);
   try {
     const url = await daemon.httpUrl(60_000).catch((err: unknown) => {
@@ -85,8 +90,13 @@ export async function runFaultWorld(plan: FaultPlan, options: FaultWorldOptions)
       throw new Error(`the daemon did not start (${String(err)}); its log: ${logFile}`);
     });
     const probe = startLivenessProbe(url, daemon.pid);
-    const heal = () => [query, slack, smtp].forEach((service) => service.heal());
-    const injectedAt = await injectMarkers(options, ledger.ledger, heal);
+    const heal = () => {
+      [query, slack, smtp].forEach((service) => service.heal());
+      clock?.set(0);
+    };
+    const steps = plan.clock.map((f) => (f.kind === 'step' ? f.offsetS : 0));
+    const step = (pair: number) => clock?.set(steps[pair % steps.length] ?? 0);
+    const injectedAt = await injectMarkers(options, ledger.ledger, heal, step);
     const channels = (): ChannelDeliveries[] => [
       { name: 'slack', bodies: slack.accepted() },
       { name: 'email', bodies: smtp.accepted },
@@ -102,13 +112,31 @@ export async function runFaultWorld(plan: FaultPlan, options: FaultWorldOptions)
       cleanLatencyMs: cleanLatencies(injectedAt, hookArrivals),
       liveness: await probe.stop(),
     };
-    const applied = { query: query.stats(), smtp: smtp.stats(), slack: slackStats(slack.log) };
+    const clockSteps = { steps: clock ? steps.filter((s) => s !== 0).length : 0 };
+    const applied = {
+      query: query.stats(),
+      smtp: smtp.stats(),
+      slack: slackStats(slack.log),
+      clock: clockSteps,
+    };
     return { observations, violations: faultViolations(observations), applied, logFile };
   } finally {
     await stopDaemon(daemon, logFile);
     await Promise.all([query.close(), slack.close(), smtp.close(), hook.close(), ledger.close()]);
     dir.remove();
   }
+}
+
+/**
+ * The daemon's fake wall clock when the plan steps it. Without libfaketime a plan's clock steps are not played
+ * (the other faults are); with CI=true that is an error (.ci/apt-packages installs it).
+ */
+function clockFor(plan: FaultPlan, dir: string): FakeClock | undefined {
+  if (!plan.clock.some((f) => f.kind === 'step')) return undefined;
+  const clock = fakeClock(dir);
+  if (!clock && process.env.CI === 'true')
+    throw new Error('libfaketime is missing: apt-get install faketime');
+  return clock;
 }
 
 /** SIGTERM, SIGKILL after 10 s, and the daemon's output appended to its log file. */
@@ -129,6 +157,7 @@ async function injectMarkers(
   options: FaultWorldOptions,
   ledger: Parameters<typeof injectMarker>[0],
   heal: () => void,
+  step: (pair: number) => void,
 ): Promise<Map<string, number>> {
   const injectedAt = new Map<string, number>();
   const started = Date.now();
@@ -140,6 +169,7 @@ async function injectMarkers(
       heal();
       healed = true;
     }
+    if (!healed && n % 2 === 0) step(n / 2);
     const payer = WATCHED[Math.floor(n / 2) % WATCHED.length] as string;
     injectMarker(ledger, n, payer, UNWATCHED);
     if (!FAULTED.has(payer)) injectedAt.set(`chaos-${n}`, Date.now());

@@ -2,7 +2,7 @@
 // that plays a fault plan on the requests of the faulted streams (per-account requests whose account.id is
 // faulted) and passes every other request through untouched, until heal(). Faults: delays before the headers,
 // bodies trickled a few bytes at a time, resets mid-body, 429/5xx with any Retry-After, duplicated and reordered
-// records, a far-future record, malformed records, and an endless chain of fresh next links.
+// records, a far-future record, a record dated minutes ahead (inside tail.max_clock_skew), malformed records, and an endless chain of fresh next links.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse, stringify } from 'lossless-json';
@@ -151,6 +151,8 @@ export async function startHostileQueryService(options: HostileQueryOptions): Pr
       records = reorder(records, fault.order, fault.seed);
     if (fault.kind === 'future')
       records = [...records, futureRecord(template, account, clock(), fault.yearsAhead)];
+    if (fault.kind === 'near-future')
+      records = [...records, futureRecord(template, account, clock() + fault.secondsAhead * 1000, 0)];
     if (fault.kind === 'malformed') records = [...records, malformedRecord(template, account, fault.shape)];
     const links = fault.kind === 'endless' ? { next: freshLink(url, records) } : body.links;
     send(res, up, Buffer.from(stringify({ ...body, transactions: records, links }) ?? ''));
