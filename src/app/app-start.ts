@@ -1,6 +1,9 @@
 // Start and stop of the app (app.ts): the HTTP server first (so /readyz answers while the first poll runs),
 // then the runtime, the state guard and the file watcher; stop in the reverse order.
-import { createApiRouter } from '../api/api-router.js';
+import { createApiRouter, type ApiDeps, type ApiRouter } from '../api/api-router.js';
+import { httpAuth } from '../api/http-io.js';
+import { createLoginRoute } from '../api/login-route.js';
+import { createPageActions } from '../api/page-actions.js';
 import { startHttpServer, type RunningHttpServer } from '../observability/http-server.js';
 import { configSilences } from '../status/status-silence.js';
 import { createQuarantine, type Quarantine } from '../tail/quarantine.js';
@@ -40,7 +43,7 @@ export async function startApp(ctx: AppContext, reload: () => Promise<boolean>):
 
 function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<RunningHttpServer> {
   const { shared } = ctx;
-  const { log, metrics, store, clock } = shared;
+  const { metrics, store, clock } = shared;
   const { http: listen } = ctx.loaded.config;
   const leadership = ctx.options.ha?.leadership;
   const checks = () =>
@@ -73,17 +76,28 @@ function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<Run
       ],
       acks: () => apiAcks(shared.controls.acks),
     }),
-    api: standbyApi(
-      createApiRouter({
-        ...shared.controls,
-        http: () => ctx.loaded.config.http,
-        readiness,
-        reload,
-        ...{ clock, log, metrics },
-      }),
-      () => leadership,
-    ),
+    api: standbyApi(runtimeApi(ctx, readiness, reload), () => leadership),
+    auth: () => httpAuth(ctx.loaded.config.http),
+    clock,
   });
+}
+
+/** The JSON API, the login form and the status page's forms, each taking its own paths. */
+function runtimeApi(
+  ctx: AppContext,
+  readiness: ApiDeps['readiness'],
+  reload: () => Promise<boolean>,
+): ApiRouter {
+  const { clock, log, metrics } = ctx.shared;
+  const deps: ApiDeps = {
+    ...ctx.shared.controls,
+    http: () => ctx.loaded.config.http,
+    readiness,
+    reload,
+    ...{ clock, log, metrics },
+  };
+  const routers = [createApiRouter(deps), createLoginRoute(deps), createPageActions(deps)];
+  return (req, res) => routers.some((handle) => handle(req, res));
 }
 
 /** GET /quarantine: the records the daemon could not read, oldest first, as `quarantine ls --json` shows them. */

@@ -1,0 +1,66 @@
+// The login form of the HTML pages (docs/api.md, "The status page's login"): GET /login shows it, POST /login
+// takes the API token from it and answers with the session cookie (observability/http-auth.ts) and a redirect to
+// `/`; POST /logout ends the session. The token is compared in constant time and never logged or echoed.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpConfig } from '../config/sections/http.js';
+import type { Logger } from '../observability/logger.js';
+import { newSession, sameOrigin, sameSecret, sessionCookie } from '../observability/http-auth.js';
+import { loginPage } from '../observability/html-route.js';
+import { HttpError, readForm } from './http-io.js';
+
+export interface LoginDeps {
+  readonly http: () => HttpConfig;
+  readonly clock: () => number;
+  readonly log: Logger;
+}
+
+/** Handles /login and /logout; false for any other path. */
+export function createLoginRoute(deps: LoginDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/login' && path !== '/logout') return false;
+    const token = deps.http().api_token;
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      loginPage(res, token === undefined ? 403 : 200, token === undefined ? 'disabled' : 'needed');
+      return true;
+    }
+    if (req.method !== 'POST') {
+      req.resume();
+      res.writeHead(405, { allow: 'GET, POST' }).end();
+      return true;
+    }
+    if (!sameOrigin(req)) {
+      req.resume();
+      loginPage(res, 403, 'origin');
+      return true;
+    }
+    const secure = deps.http().cookie_secure;
+    if (path === '/logout') {
+      req.resume();
+      res.writeHead(303, { location: '/login', 'set-cookie': sessionCookie(undefined, secure) }).end();
+      return true;
+    }
+    readForm(req).then(
+      (form) => {
+        if (token === undefined) return loginPage(res, 403, 'disabled');
+        if (!sameSecret(form.get('token') ?? '', token)) {
+          deps.log.warn({ remote: req.socket.remoteAddress }, 'login refused: wrong token');
+          return loginPage(res, 401, 'wrong');
+        }
+        deps.log.info({ remote: req.socket.remoteAddress }, 'login: session started');
+        res
+          .writeHead(303, {
+            location: '/',
+            'set-cookie': sessionCookie(newSession(token, deps.clock()), secure),
+          })
+          .end();
+      },
+      (err: unknown) => {
+        const close = err instanceof HttpError && (err.status === 413 || err.status === 408);
+        res.setHeader('connection', close ? 'close' : 'keep-alive');
+        loginPage(res, err instanceof HttpError ? err.status : 400, 'form');
+      },
+    );
+    return true;
+  };
+}
