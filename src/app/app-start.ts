@@ -15,7 +15,9 @@ import { standbyApi } from './standby-api.js';
 import { standbyReadiness } from './standby-readiness.js';
 import { guardStateStore } from '../state/state-guard.js';
 import { rescueState } from '../state/state-rescue.js';
-import { apiAcks, apiSilences, statusPage } from './status-inputs.js';
+import { apiSilences, statusPage } from './status-inputs.js';
+import { alertsPerHour, startStatusSampler } from './status-sampler.js';
+import { createStatusHistory } from '../status/status-history.js';
 
 export async function startApp(ctx: AppContext, reload: () => Promise<boolean>): Promise<void> {
   const { shared, resolution } = ctx;
@@ -46,6 +48,7 @@ function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<Run
   const { metrics, store, clock } = shared;
   const { http: listen } = ctx.loaded.config;
   const leadership = ctx.options.ha?.leadership;
+  ctx.sampler?.stop();
   const checks = () =>
     readinessChecks({
       configLoaded: () => true,
@@ -74,7 +77,12 @@ function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<Run
         ...configSilences(ctx.loaded.config.silences),
         ...apiSilences(shared.controls.silences),
       ],
-      acks: () => apiAcks(shared.controls.acks),
+      sampler: (ctx.sampler = startStatusSampler({
+        shared,
+        runtime: () => ctx.runtime,
+        history: ctx.sampler?.history ?? createStatusHistory(),
+      })),
+      alertsPerHour: alertsPerHour(store),
     }),
     api: standbyApi(runtimeApi(ctx, readiness, reload), () => leadership),
     auth: () => httpAuth(ctx.loaded.config.http),
@@ -125,6 +133,7 @@ export async function stopApp(ctx: AppContext, graceMs?: number): Promise<void> 
   await ctx.reloading.catch(() => undefined);
   await ctx.runtime?.stop(graceMs ?? ctx.loaded.config.daemon.shutdown_grace);
   ctx.runtime = undefined;
+  ctx.sampler?.stop();
   await ctx.http?.close();
   if (ctx.open) await ctx.shared.store.close();
   ctx.open = false;

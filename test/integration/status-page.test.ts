@@ -37,7 +37,7 @@ describe('the status page of the running daemon', () => {
 
     expect(res.status).toBe(200);
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
-    const firing = page.slice(page.indexOf('<h2>Firing alerts'), page.indexOf('<h2>Latest alerts'));
+    const firing = page.slice(page.indexOf('<h2>Firing now'), page.indexOf('<h2>Alert history'));
     expect(firing).toContain('hostile-memo');
     expect(firing).toContain('silenced');
     expect(firing).toContain('&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;');
@@ -46,6 +46,7 @@ describe('the status page of the running daemon', () => {
     expect(rules).toMatch(/hostile-memo[\s\S]*<td class="num">[1-9]\d*<\/td>/);
     expect(rules).not.toContain('none since start');
     expect(page).toMatch(/Streams \(4\)/); // 2 accounts × transactions and rewards
+    expect(page).toMatch(/treasury-hot <code class="muted">0\.0\.1003<\/code>/); // streams by name
     expect(page).toContain('page 1 of 1');
     expect(page).toMatch(/<code>ops-slack<\/code><\/td>\s*<td>slack<\/td>/);
   }, 30_000);
