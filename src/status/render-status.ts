@@ -159,8 +159,8 @@ function silences(model: StatusModel): SafeHtml {
         <td class="mono">
           ${s.matchers.map((m, i) => html`${i > 0 ? ', ' : ''}${m.name}${m.op ?? '='}${m.value}`)}
         </td>
-        <td>${s.startsAt === '' ? '—' : s.startsAt}</td>
-        <td>${s.endsAt}</td>
+        <td class="time">${s.startsAt === '' ? '—' : formatTime(Date.parse(s.startsAt))}</td>
+        <td class="time">${formatTime(Date.parse(s.endsAt))}</td>
         <td>${s.createdBy}${s.readOnly ? html` <span class="muted">(read-only)</span>` : ''}</td>
         <td>${s.comment}</td>
       </tr>`,
