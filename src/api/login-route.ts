@@ -16,6 +16,7 @@ export interface LoginDeps {
 
 /** Handles /login and /logout; false for any other path. */
 export function createLoginRoute(deps: LoginDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const refused = refusalLog(deps);
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/login' && path !== '/logout') return false;
@@ -44,7 +45,7 @@ export function createLoginRoute(deps: LoginDeps): (req: IncomingMessage, res: S
       (form) => {
         if (token === undefined) return loginPage(res, 403, 'disabled');
         if (!sameSecret(form.get('token') ?? '', token)) {
-          deps.log.warn({ remote: req.socket.remoteAddress }, 'login refused: wrong token');
+          refused.note(req.socket.remoteAddress);
           return loginPage(res, 401, 'wrong');
         }
         deps.log.info({ remote: req.socket.remoteAddress }, 'login: session started');
@@ -62,5 +63,24 @@ export function createLoginRoute(deps: LoginDeps): (req: IncomingMessage, res: S
       },
     );
     return true;
+  };
+}
+
+/** Wrong tokens are logged at most once a minute, with how many came since: someone guessing cannot flood the log. */
+function refusalLog(deps: LoginDeps): { note(remote: string | undefined): void } {
+  let lastAt = -Infinity;
+  let since = 0;
+  return {
+    note(remote) {
+      since++;
+      const now = deps.clock();
+      if (now - lastAt < 60_000) return;
+      deps.log.warn(
+        { remote, refused: since },
+        'login refused: wrong token (counted since the last such line)',
+      );
+      lastAt = now;
+      since = 0;
+    },
   };
 }
