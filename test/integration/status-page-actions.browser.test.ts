@@ -118,6 +118,8 @@ describe.skipIf(!available && !required)('the status page in chromium, desktop a
     expect(playwright, 'playwright-core is required in CI: npm install -D playwright-core').toBeDefined();
     const run = env.run();
     const url = await httpUrlOf(run);
+    // Injected after the first poll, so the tail's starting point is before the record.
+    await until(async () => (await fetch(`${url}/readyz`)).status === 200);
     const ledger = env.ledger.ledger;
     ledger.inject({ payer: '0.0.1003', memo: 'drain to 0.0.666', result: 'SUCCESS' });
     ledger.inject({ payer: '0.0.1004', memo: 'low-balance warning', result: 'SUCCESS' });

@@ -27,6 +27,8 @@ describe('the status page of the running daemon', () => {
   it('shows the firing alert, silenced, with its memo escaped, the rule matched, the streams and the notifier', async () => {
     const run = env.run();
     const url = await httpUrlOf(run);
+    // Injected after the first poll, so the tail's starting point is before the record.
+    await until(async () => (await fetch(`${url}/readyz`)).status === 200);
     env.ledger.ledger.inject({ payer: '0.0.1003', memo: HOSTILE });
     await until(async () => ((await metricValue(url, MATCHES)) ?? 0) >= 1);
 
