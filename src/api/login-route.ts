@@ -22,7 +22,8 @@ export function createLoginRoute(deps: LoginDeps): (req: IncomingMessage, res: S
     if (path !== '/login' && path !== '/logout') return false;
     const token = deps.http().api_token;
     if (req.method === 'GET' || req.method === 'HEAD') {
-      loginPage(res, token === undefined ? 403 : 200, token === undefined ? 'disabled' : 'needed');
+      const reason = deps.http().api_read_auth ? 'needed' : 'write';
+      loginPage(res, token === undefined ? 403 : 200, token === undefined ? 'disabled' : reason);
       return true;
     }
     if (req.method !== 'POST') {

@@ -66,10 +66,11 @@ export function loginPage(res: ServerResponse, status: number, message: LoginMes
   res.writeHead(status, HEADERS).end(LOGIN_HTML.replace('{{message}}', LOGIN_MESSAGES[message]));
 }
 
-export type LoginMessage = 'needed' | 'wrong' | 'disabled' | 'origin' | 'form';
+export type LoginMessage = 'needed' | 'write' | 'wrong' | 'disabled' | 'origin' | 'form';
 
 const LOGIN_MESSAGES: Readonly<Record<LoginMessage, string>> = {
   needed: 'This daemon requires the API token to show its data (http.api_read_auth).',
+  write: 'Log in with the API token to silence and acknowledge alerts from the status page.',
   wrong: 'That is not the API token. Try again: it is the content of http.api_token_file.',
   disabled: 'No API token is configured (http.api_token_file), so there is nothing to log in with.',
   origin: 'The form was not sent from this page (Origin check). Open this page and send it again.',
