@@ -40,7 +40,7 @@ export function renderAlerts(model: StatusModel): SafeHtml {
     ${
       history.rows.length === 0
         ? html`<p class="muted">no alert${filtered ? ' matches the filters' : ' in the last 24 h'}</p>`
-        : historyTable(history.rows, model.now)
+        : historyTable(history.rows, model)
     }
     ${pager(filter, history.page, history.pages)}
   </section>`;
@@ -84,9 +84,7 @@ function filterForm(model: StatusModel): SafeHtml {
 
 /** A firing alert: what, where, since when, what holds it back, and what to do. */
 function alertCard(a: AlertRow, model: StatusModel): SafeHtml {
-  const keep = filterQuery(model.alerts.filter);
-  const link = (action: string) =>
-    `${keep === '' ? '?' : `${keep}&`}${action}=${encodeURIComponent(a.id)}#action`;
+  const link = (action: string) => actionLink(model, action, a.id);
   return html`<article class="alert ${a.severity}" id="alert-${a.id}">
     <div class="line1">
       <span class="badge ${a.severity}">${a.severity}</span>
@@ -125,7 +123,8 @@ function holdBack(a: AlertRow): SafeHtml {
   return s || a.ack ? html`${silence} ${ack}` : html`<span class="muted">notifying</span>`;
 }
 
-function historyTable(rows: readonly AlertRow[], now: number): SafeHtml {
+function historyTable(rows: readonly AlertRow[], model: StatusModel): SafeHtml {
+  const { now } = model;
   const body = rows.map(
     (a) =>
       html`<tr class="alert">
@@ -141,6 +140,10 @@ function historyTable(rows: readonly AlertRow[], now: number): SafeHtml {
         <td data-label="last change" class="time" title="${a.lastSeen}">
           ${formatAgo(Date.parse(a.lastSeen), now)}
         </td>
+        <td data-label="actions" class="time">
+          <a href="${actionLink(model, 'silence', a.id)}">silence…</a>
+          ${a.state === 'one-shot' && !a.ack ? html`<a href="${actionLink(model, 'ack', a.id)}">ack…</a>` : ''}
+        </td>
       </tr>`,
   );
   return html`<table class="cards-on-phone" id="history">
@@ -153,6 +156,7 @@ function historyTable(rows: readonly AlertRow[], now: number): SafeHtml {
         <th>summary</th>
         <th>started</th>
         <th>last change</th>
+        <th></th>
       </tr>
     </thead>
     <tbody>
@@ -170,4 +174,10 @@ function pager(filter: StatusFilter, page: number, pages: number): SafeHtml | st
   return html`<nav class="pager">
     ${link(page - 1, '‹ newer')}<span>page ${page} of ${pages}</span>${link(page + 1, 'older ›')}
   </nav>`;
+}
+
+/** The page itself with the silence or ack form of alert `id` open, the filters kept. */
+function actionLink(model: StatusModel, action: string, id: string): string {
+  const keep = filterQuery(model.alerts.filter);
+  return `${keep === '' ? '?' : `${keep}&`}${action}=${encodeURIComponent(id)}#action`;
 }

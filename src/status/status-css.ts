@@ -1,6 +1,6 @@
 // The status page's whole style sheet, inline (the Content-Security-Policy allows inline styles and nothing else).
-// Wide screens get tables; below 760 px the alert history turns into one card per alert and the other tables
-// scroll inside their box, so the page itself never scrolls sideways.
+// Wide screens get tables; below 960 px the alert history turns into one card per alert, and below 760 px the
+// other wide tables scroll inside their box, so the page itself never scrolls sideways.
 import { html } from './html.js';
 
 // Written with the `html` tag (whose literal text is never escaped): CSS strings need their quotes as they are.
@@ -89,17 +89,19 @@ svg polyline { fill: none; stroke-width: 2; } svg polyline.s1 { stroke: var(--s1
 svg polyline.s2 { stroke: var(--s2); } svg polyline.s3 { stroke: var(--s3); }
 svg line.axis { stroke: var(--line); stroke-width: 1; }
 .ticks { display: flex; justify-content: space-between; font-size: 11px; color: var(--muted); }
-@media (max-width: 760px) {
-  body { padding: 0 10px 32px; }
-  .cards { grid-template-columns: repeat(auto-fit, minmax(108px, 1fr)); gap: 6px; }
-  .card { padding: 6px 8px; } .card .value { font-size: 18px; }
-  header .tools { margin-left: 0; }
+@media (max-width: 960px) {
   table.cards-on-phone thead { display: none; }
   table.cards-on-phone, table.cards-on-phone tbody, table.cards-on-phone tr, table.cards-on-phone td { display: block; }
   table.cards-on-phone tr { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 8px; padding: 4px 8px; }
   table.cards-on-phone td { border: 0; padding: 1px 0; white-space: normal; }
   table.cards-on-phone td::before { content: attr(data-label) ': '; color: var(--muted); font-size: 12px; }
   table.cards-on-phone td.wide::before { display: block; }
+}
+@media (max-width: 760px) {
+  body { padding: 0 10px 32px; }
+  .cards { grid-template-columns: repeat(auto-fit, minmax(108px, 1fr)); gap: 6px; }
+  .card { padding: 6px 8px; } .card .value { font-size: 18px; }
+  header .tools { margin-left: 0; }
   article .actions { margin-left: 0; }
   .scroll table.wide { min-width: 640px; }
 }
