@@ -23,6 +23,9 @@ describe('status page tools', () => {
     expect(anonymous).not.toContain('http-equiv="refresh"');
     expect(anonymous).not.toContain('<form method="post" action="/actions/silence"');
     expect(anonymous).toContain('<a href="/login">Log in with the API token</a>');
+    const unknown = render({ refreshSeconds: 30, selected: { id: 'nope', action: 'silence' } });
+    expect(unknown).toContain('http-equiv="refresh"');
+    expect(unknown).not.toContain('id="action"');
     const disabled = render({ selected, viewer: { writable: false } });
     expect(disabled).toContain('set <code>http.api_token_file</code>');
 

@@ -129,6 +129,13 @@ export function buildStatusModel(inputs: StatusInputs): StatusModel {
   const silences = inputs.silences
     .map((s) => ({ ...s, state: silenceState(s, now) }))
     .sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || a.endsAt.localeCompare(b.endsAt));
+  const alerts = alertsModel({
+    entries: inputs.alerts,
+    filter: inputs.filter ?? {},
+    page: inputs.alertsPage ?? 1,
+    silences,
+    ...(inputs.selected ? { selected: inputs.selected.id } : {}),
+  });
   return {
     now,
     version: inputs.version,
@@ -139,14 +146,9 @@ export function buildStatusModel(inputs: StatusInputs): StatusModel {
     ...(inputs.strategy !== undefined ? { strategy: inputs.strategy } : {}),
     ...(inputs.capacity ? { capacity: capacityRow(inputs.capacity) } : {}),
     streams: streamsPage(inputs.streams, inputs.streamsPage, inputs.accountNames),
-    alerts: alertsModel({
-      entries: inputs.alerts,
-      filter: inputs.filter ?? {},
-      page: inputs.alertsPage ?? 1,
-      silences,
-      ...(inputs.selected ? { selected: inputs.selected.id } : {}),
-    }),
-    ...(inputs.selected ? { selected: { action: inputs.selected.action } } : {}),
+    alerts,
+    // A form opens only for an alert that exists (an unknown id is ignored, and the page keeps reloading).
+    ...(inputs.selected && alerts.selected ? { selected: { action: inputs.selected.action } } : {}),
     samples: inputs.samples ?? [],
     alertsPerHour: inputs.alertsPerHour ?? [],
     viewer: inputs.viewer ?? { writable: false },
