@@ -14,7 +14,8 @@ import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { ReadinessCheck } from '../observability/http-server.js';
 import { AckBody, ackAlert, alertFilter } from './alerts-api.js';
-import { HttpError, bearerMatches, readJson, sendJson } from './http-io.js';
+import { HttpError, bearerMatches, httpAuth, readJson, sendJson } from './http-io.js';
+import { authenticated } from '../observability/http-auth.js';
 import { SilenceBody, addSilence, configSilenceJson, silenceJson } from './silences-api.js';
 
 export interface ApiDeps {
@@ -80,7 +81,7 @@ export function createApiRouter(deps: ApiDeps): ApiRouter {
       req.resume();
       return true;
     }
-    const denied = authProblem(req, route.access, deps.http());
+    const denied = authProblem(req, route.access, deps.http(), deps.clock());
     if (denied) {
       req.resume();
       answer(
@@ -116,7 +117,12 @@ function pathParams(route: Route, url: URL): string[] {
   }
 }
 
-function authProblem(req: IncomingMessage, access: Access, http: HttpConfig): HttpError | undefined {
+function authProblem(
+  req: IncomingMessage,
+  access: Access,
+  http: HttpConfig,
+  now: number,
+): HttpError | undefined {
   if (access === 'open') return undefined;
   const token = http.api_token;
   if (access === 'write' && token === undefined)
@@ -125,11 +131,18 @@ function authProblem(req: IncomingMessage, access: Access, http: HttpConfig): Ht
       'state-changing API endpoints are disabled: set http.api_token_file in the config (docs/api.md)',
     );
   if (access === 'read' && !http.api_read_auth) return undefined;
+  // A read may come from the page's session cookie; a write to the JSON API needs the bearer token itself.
+  if (access === 'read' && authenticated(req, httpAuth(http), now)) return undefined;
   if (token !== undefined && bearerMatches(req, token)) return undefined;
   return new HttpError(
     401,
     'missing or wrong bearer token: send Authorization: Bearer <token> (http.api_token_file)',
   );
+}
+
+/** Every route (method, path pattern, access) without its handler: what a test enumerates. */
+export function apiRouteTable(deps: ApiDeps): readonly Omit<Route, 'handler'>[] {
+  return apiRoutes(deps).map(({ method, path, access }) => ({ method, path, access }));
 }
 
 // One table of routes, by area: each handler is a line or two over the stores.

@@ -1,7 +1,8 @@
 // Request and response plumbing of the API (api-router.ts): bounded body reading, JSON answers, the bearer check.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
+import type { HttpConfig } from '../config/sections/http.js';
+import type { HttpAuth } from '../observability/http-auth.js';
 
 /** Request bodies larger than this are refused (413) before they are read. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -71,16 +72,24 @@ function tooLarge(): HttpError {
   return new HttpError(413, `the request body is larger than ${MAX_BODY_BYTES} bytes`);
 }
 
-/**
- * Whether the request carries `Authorization: Bearer <token>`. Both sides are hashed first, so the comparison
- * takes the same time whatever the length or the first differing byte of the guess.
- */
-export function bearerMatches(req: IncomingMessage, token: string): boolean {
-  const header = req.headers.authorization ?? '';
-  const m = /^Bearer\s+(.+)$/i.exec(header);
-  const given = createHash('sha256')
-    .update(m?.[1]?.trim() ?? '')
-    .digest();
-  const wanted = createHash('sha256').update(token).digest();
-  return timingSafeEqual(given, wanted) && m !== null;
+/** Reads an `application/x-www-form-urlencoded` body (the page's forms), bounded like a JSON body. */
+export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const type = String(req.headers['content-type'] ?? '');
+  if (!type.startsWith('application/x-www-form-urlencoded')) {
+    req.resume();
+    throw new HttpError(415, 'send the form as application/x-www-form-urlencoded');
+  }
+  return new URLSearchParams(await readBody(req));
 }
+
+/** The HTTP server's view of the `http:` section (observability/http-auth.ts). */
+export function httpAuth(http: HttpConfig): HttpAuth {
+  return {
+    ...(http.api_token !== undefined ? { token: http.api_token } : {}),
+    readAuth: http.api_read_auth,
+    secureCookie: http.cookie_secure,
+  };
+}
+
+// The bearer check lives with the rest of the HTTP auth (observability/http-auth.ts).
+export { bearerMatches } from '../observability/http-auth.js';

@@ -1,5 +1,6 @@
 // The state the app's lifecycle steps share (app.ts, app-start.ts, app-reload.ts): what was built once per
 // process, the running runtime, HTTP server and file watcher, and what the reload queue needs.
+import type { StatusSampler } from './status-sampler.js';
 import type { Writable } from 'node:stream';
 import type { HttpServerOptions, RunningHttpServer } from '../observability/http-server.js';
 import { createAccountResolution, type AccountResolution } from './account-resolution.js';
@@ -76,6 +77,8 @@ export interface AppContext {
   /** The reload queue: one reload (or account resolution) at a time. */
   reloading: Promise<boolean>;
   guard: StateGuard | undefined;
+  /** The status page's chart samples (status-sampler.ts), from the HTTP server's start on. */
+  sampler?: StatusSampler;
   lost: Promise<void> | undefined;
   readonly failure: Promise<Error>;
   fail(error: Error): void;

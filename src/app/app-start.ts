@@ -1,6 +1,9 @@
 // Start and stop of the app (app.ts): the HTTP server first (so /readyz answers while the first poll runs),
 // then the runtime, the state guard and the file watcher; stop in the reverse order.
-import { createApiRouter } from '../api/api-router.js';
+import { createApiRouter, type ApiDeps, type ApiRouter } from '../api/api-router.js';
+import { httpAuth } from '../api/http-io.js';
+import { createLoginRoute } from '../api/login-route.js';
+import { createPageActions } from '../api/page-actions.js';
 import { knownLabels } from '../delivery/known-labels.js';
 import { startHttpServer, type RunningHttpServer } from '../observability/http-server.js';
 import { configSilences } from '../status/status-silence.js';
@@ -13,8 +16,10 @@ import { standbyApi } from './standby-api.js';
 import { standbyReadiness } from './standby-readiness.js';
 import { guardStateStore } from '../state/state-guard.js';
 import { rescueState } from '../state/state-rescue.js';
-import { apiAcks, apiSilences, statusPage } from './status-inputs.js';
+import { apiSilences, statusPage } from './status-inputs.js';
 import { setupNotices } from './setup-notices.js';
+import { alertsPerHour, startStatusSampler } from './status-sampler.js';
+import { createStatusHistory } from '../status/status-history.js';
 
 export async function startApp(ctx: AppContext, reload: () => Promise<boolean>): Promise<void> {
   const { shared, resolution } = ctx;
@@ -43,9 +48,10 @@ export async function startApp(ctx: AppContext, reload: () => Promise<boolean>):
 
 function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<RunningHttpServer> {
   const { shared } = ctx;
-  const { log, metrics, store, clock } = shared;
+  const { metrics, store, clock } = shared;
   const { http: listen } = ctx.loaded.config;
   const leadership = ctx.options.ha?.leadership;
+  ctx.sampler?.stop();
   const checks = () =>
     readinessChecks({
       configLoaded: () => true,
@@ -74,21 +80,37 @@ function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<Run
         ...configSilences(ctx.loaded.config.silences),
         ...apiSilences(shared.controls.silences),
       ],
-      acks: () => apiAcks(shared.controls.acks),
+      sampler: (ctx.sampler = startStatusSampler({
+        shared,
+        runtime: () => ctx.runtime,
+        history: ctx.sampler?.history ?? createStatusHistory(),
+      })),
+      alertsPerHour: alertsPerHour(store),
     }),
-    api: standbyApi(
-      createApiRouter({
-        ...shared.controls,
-        http: () => ctx.loaded.config.http,
-        knownLabels: () =>
-          knownLabels({ rules: ctx.loaded.rules.map((r) => r.rule), accounts: ctx.loaded.accounts }),
-        readiness,
-        reload,
-        ...{ clock, log, metrics },
-      }),
-      () => leadership,
-    ),
+    api: standbyApi(runtimeApi(ctx, readiness, reload), () => leadership),
+    auth: () => httpAuth(ctx.loaded.config.http),
+    clock,
   });
+}
+
+/** The JSON API, the login form and the status page's forms, each taking its own paths. */
+function runtimeApi(
+  ctx: AppContext,
+  readiness: ApiDeps['readiness'],
+  reload: () => Promise<boolean>,
+): ApiRouter {
+  const { clock, log, metrics } = ctx.shared;
+  const deps: ApiDeps = {
+    ...ctx.shared.controls,
+    http: () => ctx.loaded.config.http,
+    knownLabels: () =>
+      knownLabels({ rules: ctx.loaded.rules.map((r) => r.rule), accounts: ctx.loaded.accounts }),
+    readiness,
+    reload,
+    ...{ clock, log, metrics },
+  };
+  const routers = [createApiRouter(deps), createLoginRoute(deps), createPageActions(deps)];
+  return (req, res) => routers.some((handle) => handle(req, res));
 }
 
 /** GET /quarantine: the records the daemon could not read, oldest first, as `quarantine ls --json` shows them. */
@@ -116,6 +138,7 @@ export async function stopApp(ctx: AppContext, graceMs?: number): Promise<void> 
   await ctx.reloading.catch(() => undefined);
   await ctx.runtime?.stop(graceMs ?? ctx.loaded.config.daemon.shutdown_grace);
   ctx.runtime = undefined;
+  ctx.sampler?.stop();
   await ctx.http?.close();
   if (ctx.open) await ctx.shared.store.close();
   ctx.open = false;

@@ -11,7 +11,9 @@ export function standbyApi(api: ApiRouter, leadership: () => Leadership | undefi
   return (req: IncomingMessage, res: ServerResponse) => {
     const current = leadership();
     const write = req.method !== 'GET' && req.method !== 'HEAD';
-    if (!current || current.leading() || !write || !(req.url ?? '').startsWith('/api/')) return api(req, res);
+    const url = req.url ?? '';
+    const shared = url.startsWith('/api/') || url.startsWith('/actions/');
+    if (!current || current.leading() || !write || !shared) return api(req, res);
     const leader = current.leader();
     const named = leader?.live && leader.holder ? leader : undefined;
     sendJson(

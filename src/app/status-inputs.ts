@@ -1,23 +1,25 @@
 // The status page's inputs, gathered from what the daemon holds now (the runtime's tailer, the outbox, the pause
 // board, the rule activity), turned into the page by the pure model and renderer (src/status/). Runs on each
 // request: a handful of indexed queries and one pass over the streams, nothing that grows with history.
-import type { AckStore } from '../delivery/ack-store.js';
 import type { SilenceStore } from '../delivery/silence-store.js';
-import type { HtmlPage } from '../observability/html-route.js';
+import { MAX_ALERTS_LISTED } from '../delivery/alert-view.js';
+import type { HtmlPage, Viewer } from '../observability/html-route.js';
+import { parseFilter, type StatusFilter } from '../status/status-filter.js';
+import type { HourCount } from '../status/status-history.js';
+import type { StatusSampler } from './status-sampler.js';
 import type { ReadinessCheck } from '../observability/http-server.js';
 import { shownText } from '../notifiers/neutralize.js';
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { renderStatusPage } from '../status/render-status.js';
-import { buildStatusModel, TEXT_MAX, type StatusAck, type StatusInputs } from '../status/status-model.js';
+import { buildStatusModel, TEXT_MAX, type StatusInputs } from '../status/status-model.js';
 import { configSilences, type StatusSilence } from '../status/status-silence.js';
 import { VERSION } from '../version.js';
 import type { Loaded } from './load-all.js';
 import { setupNotices } from './setup-notices.js';
 import type { Runtime, Shared } from './runtime.js';
 
-/** At most this many firing alerts and latest transitions are listed (the total is shown). */
-const FIRING_SHOWN = 100;
-const RECENT_SHOWN = 20;
+/** Seconds between the page's own reloads (`?refresh=off` pauses them). */
+export const REFRESH_SECONDS = 30;
 
 export interface StatusSources {
   readonly shared: Shared;
@@ -26,11 +28,25 @@ export interface StatusSources {
   readonly readiness: () => Readonly<Record<string, ReadinessCheck>>;
   /** Every silence to show; the config file's by default. */
   readonly silences?: () => readonly StatusSilence[];
-  /** Acknowledged alerts; none by default. */
-  readonly acks?: () => readonly StatusAck[];
+  /** The charts' samples (status-sampler.ts); none by default. */
+  readonly sampler?: StatusSampler;
+  /** Alerts fired per hour over the last 24 (status-sampler.ts); none by default. */
+  readonly alertsPerHour?: (now: number) => HourCount[];
 }
 
-export function statusInputs(sources: StatusSources, streamsPage: number): StatusInputs {
+/** What one request asks of the page (its query string and who asks). */
+export interface PageRequest {
+  readonly streamsPage: number;
+  readonly filter?: StatusFilter;
+  readonly alertsPage?: number;
+  readonly selected?: StatusInputs['selected'];
+  readonly done?: StatusInputs['done'];
+  readonly refresh?: boolean;
+  readonly viewer?: Viewer;
+}
+
+export function statusInputs(sources: StatusSources, request: PageRequest | number): StatusInputs {
+  const req = typeof request === 'number' ? { streamsPage: request } : request;
   const { shared } = sources;
   const loaded = sources.loaded();
   const { config, ruleSet } = loaded;
@@ -52,12 +68,18 @@ export function statusInputs(sources: StatusSources, streamsPage: number): Statu
     ...(strategy !== undefined ? { strategy } : {}),
     ...(capacity ? { capacity } : {}),
     streams: tailer?.streamStaleness() ?? [],
-    streamsPage,
-    firing: shared.outbox.firing.list(FIRING_SHOWN),
-    firingTotal: shared.outbox.firing.size(),
-    recent: shared.outbox.recent(RECENT_SHOWN),
+    streamsPage: req.streamsPage,
+    accountNames: new Map(sources.loaded().accounts.map((a) => [a.id, a.name])),
+    alerts: shared.controls.alerts.list({ limit: MAX_ALERTS_LISTED }),
+    ...(req.filter ? { filter: req.filter } : {}),
+    ...(req.alertsPage !== undefined ? { alertsPage: req.alertsPage } : {}),
+    ...(req.selected ? { selected: req.selected } : {}),
+    ...(req.done ? { done: req.done } : {}),
+    ...(req.viewer ? { viewer: req.viewer } : {}),
+    refreshSeconds: req.refresh === false ? 0 : REFRESH_SECONDS,
+    samples: sources.sampler?.history.since(now - 3_600_000) ?? [],
+    alertsPerHour: sources.alertsPerHour?.(now) ?? [],
     silences: sources.silences?.() ?? configSilences(config.silences),
-    acks: sources.acks?.() ?? [],
     rules: ruleSet.rules.map((r) => ({ id: r.id, severity: r.severity, source: r.source })),
     ruleActivity: shared.ruleActivity.entries(),
     notifiers: Object.entries(config.notifiers).map(([name, n]) => {
@@ -74,17 +96,40 @@ export function statusInputs(sources: StatusSources, streamsPage: number): Statu
   };
 }
 
-/** GET /: `?streams_page=N` (1-based) pages the streams, stalest first. */
+/**
+ * GET /: `?streams_page=N` (1-based) pages the streams, stalest first; `severity`, `rule`, `account`, `state`
+ * filter the alerts and `page=N` pages their history; `silence=<id>` / `ack=<id>` open a form; `refresh=off`
+ * pauses the reloads; `done=` says what the last form did.
+ */
 export function statusPage(sources: StatusSources): HtmlPage {
-  return (query) => {
-    const page = Number.parseInt(query.get('streams_page') ?? '1', 10);
+  return (query, viewer) => {
+    const selected = ['silence', 'ack'].flatMap((action) => {
+      const id = query.get(action);
+      return id ? [{ id, action: action as 'silence' | 'ack' }] : [];
+    })[0];
+    const done = ['silenced', 'acked'].find((d) => d === query.get('done')) as StatusInputs['done'];
     try {
-      return renderStatusPage(buildStatusModel(statusInputs(sources, Number.isNaN(page) ? 1 : page)));
+      sources.sampler?.fresh();
+      const inputs = statusInputs(sources, {
+        streamsPage: pageNumber(query.get('streams_page')),
+        filter: parseFilter(query),
+        alertsPage: pageNumber(query.get('page')),
+        refresh: query.get('refresh') !== 'off',
+        ...(selected ? { selected } : {}),
+        ...(done ? { done } : {}),
+        ...(viewer ? { viewer } : {}),
+      });
+      return renderStatusPage(buildStatusModel(inputs));
     } catch (err) {
       sources.shared.log.error({ err }, 'status page failed');
       throw err;
     }
   };
+}
+
+function pageNumber(text: string | null): number {
+  const n = Number.parseInt(text ?? '1', 10);
+  return Number.isSafeInteger(n) ? n : 1;
 }
 
 /** The API's silences (delivery/silence-store.ts) as the status page shows them, newest first. */
@@ -98,11 +143,4 @@ export function apiSilences(store: SilenceStore, limit = 100): StatusSilence[] {
     comment: s.comment,
     readOnly: false,
   }));
-}
-
-/** The API's acknowledgements (delivery/ack-store.ts) as the status page shows them. */
-export function apiAcks(store: AckStore, limit = 100): StatusAck[] {
-  return store
-    .list(limit)
-    .map((a) => ({ alertKey: a.key, by: a.by, at: new Date(a.at).toISOString(), comment: a.comment }));
 }

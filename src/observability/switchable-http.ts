@@ -4,6 +4,7 @@
 // port and a load balancer holds back for that moment only.
 import type { HttpServerOptions, RunningHttpServer } from './http-server.js';
 import { startHttpServer } from './http-server.js';
+import type { HttpAuth } from './http-auth.js';
 
 export interface SwitchableHttp {
   /** Serves `options` (an app's handlers) until the handle returned is closed; the first call binds the port. */
@@ -16,6 +17,8 @@ export function switchableHttp(): SwitchableHttp {
   let current: HttpServerOptions | undefined;
   let server: Promise<RunningHttpServer> | undefined;
 
+  let last: HttpAuth = { readAuth: true, secureCookie: false };
+
   function delegating(first: HttpServerOptions): HttpServerOptions {
     const views = Object.fromEntries(
       Object.keys(first.views ?? {}).map((path) => [path, () => current?.views?.[path]?.() ?? null]),
@@ -27,8 +30,15 @@ export function switchableHttp(): SwitchableHttp {
       readiness: () =>
         current?.readiness() ?? { role: { ok: false, message: 'switching between standby and leader' } },
       views,
-      statusPage: (query) => current?.statusPage?.(query) ?? 'switching between standby and leader',
+      statusPage: (query, viewer) =>
+        current?.statusPage?.(query, viewer) ?? 'switching between standby and leader',
       api: (req, res) => current?.api?.(req, res) ?? false,
+      // Between two apps the last app's decision holds: a gap never opens the data to anyone.
+      auth: () => {
+        if (current) last = current.auth?.() ?? { readAuth: false, secureCookie: false };
+        return last;
+      },
+      ...(first.clock ? { clock: first.clock } : {}),
     };
   }
 

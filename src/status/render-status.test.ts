@@ -49,14 +49,14 @@ describe('status page', () => {
     const html = page({ streams: 10_000, streamsPage: 2 });
 
     expect(html).toContain('page 2 of 200');
-    expect(html).toContain('<a href="?streams_page=1">« first</a>');
-    expect(html).toContain('<a href="?streams_page=3">fresher ›</a>');
-    expect(html).toContain('<a href="?streams_page=200">last »</a>');
-    expect(html).not.toContain('href="?streams_page=2"');
+    expect(html).toContain('<a href="?streams_page=1#streams">« first</a>');
+    expect(html).toContain('<a href="?streams_page=3#streams">fresher ›</a>');
+    expect(html).toContain('<a href="?streams_page=200#streams">last »</a>');
     const section = html.slice(
       html.indexOf('<section id="streams">'),
       html.indexOf('<section id="silences">'),
     );
+    expect(section).not.toContain('href="?streams_page=2#');
     expect(section.match(/<tr>\s*<td class="num">/g)).toHaveLength(50);
     expect(section).toMatch(/<td class="num">51<\/td>/);
   });
@@ -79,7 +79,8 @@ describe('status page', () => {
 
     const html = renderStatusPage(buildStatusModel(inputs));
 
-    const line = html.slice(html.indexOf('<div class="summary" id="capacity">'), html.indexOf('<table'));
+    const at = html.indexOf('<div class="summary" id="capacity">');
+    const line = html.slice(at, html.indexOf('<div class="scroll">', at));
     expect(line).toContain(`<strong class="${tone}">ratio ${ratio.toFixed(2)}</strong>`);
     expect(line).toMatch(/demand <strong>\d+\.\d req\/s<\/strong> of a\s+<strong>50 req\/s<\/strong> budget/);
     expect(line).toContain('<strong>1800 TPS</strong>');

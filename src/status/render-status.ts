@@ -6,6 +6,8 @@ import { html, type SafeHtml } from './html.js';
 import { formatAgo, formatDuration, formatTime } from './format-status.js';
 import { STATUS_CSS } from './status-css.js';
 import { renderAlerts } from './render-alerts.js';
+import { renderCharts } from './render-charts.js';
+import { filterQuery } from './status-filter.js';
 import { capacityCard, renderCapacity } from './render-capacity.js';
 import type { StatusModel } from './status-model.js';
 
@@ -15,7 +17,10 @@ export function renderStatusPage(model: StatusModel): string {
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>ledger-sentinel status</title>
+        ${refreshMeta(model)}
+        <title>
+          ${model.alerts.counts.firing > 0 ? `(${model.alerts.counts.firing}) ` : ''}ledger-sentinel status
+        </title>
         <style>
           ${STATUS_CSS}
         </style>
@@ -23,21 +28,48 @@ export function renderStatusPage(model: StatusModel): string {
       <body>
         ${header(model)} ${notices(model)} ${overview(model)}
         <main>
-          ${health(model)} ${renderAlerts(model)} ${streams(model)} ${silences(model)} ${rules(model)}
-          ${notifiers(model)}
+          ${renderAlerts(model)} ${renderCharts(model)} ${health(model)} ${streams(model)} ${silences(model)}
+          ${rules(model)} ${notifiers(model)}
         </main>
       </body>
     </html> `.toString();
 }
 
+/** This page's own query (filters and pages), without the one-off parts (`done`, an open form). */
+function selfQuery(model: StatusModel, extra: Readonly<Record<string, string>> = {}): string {
+  const pages = {
+    ...(model.alerts.history.page > 1 ? { page: String(model.alerts.history.page) } : {}),
+    ...(model.streams.page > 1 ? { streams_page: String(model.streams.page) } : {}),
+  };
+  return filterQuery(model.alerts.filter, { ...pages, ...extra });
+}
+
+/** Reloads the page without a script; never while a silence or ack form is open (it would eat the typing). */
+function refreshMeta(model: StatusModel): SafeHtml | string {
+  if (model.refreshSeconds <= 0 || model.selected) return '';
+  const target = selfQuery(model) || '/';
+  return html`<meta http-equiv="refresh" content="${model.refreshSeconds}; url=${target}" />`;
+}
+
 function header(model: StatusModel): SafeHtml {
   const state = model.ready ? html`<span class="ok">ready</span>` : html`<span class="bad">not ready</span>`;
+  const on = model.refreshSeconds > 0;
+  const toggle = on
+    ? html`auto-refresh every ${model.refreshSeconds} s ·
+        <a href="${selfQuery(model, { refresh: 'off' })}" id="refresh-toggle">pause</a>`
+    : html`auto-refresh paused · <a href="${selfQuery(model) || '/'}" id="refresh-toggle">resume</a>`;
+  const session = model.viewer.csrf
+    ? html`<form method="post" action="/logout" class="inline"><button type="submit">log out</button></form>`
+    : model.viewer.writable
+      ? html`<a href="/login">log in</a>`
+      : '';
   return html`<header>
     <h1>ledger-sentinel</h1>
     <span id="readiness">${state}</span>
     <span class="muted"
       >version ${model.version} · up ${formatDuration(model.uptimeSeconds)} · ${formatTime(model.now)}</span
     >
+    <span class="tools"><span class="muted" id="refresh">${toggle}</span> ${session}</span>
   </header>`;
 }
 
@@ -58,14 +90,16 @@ function overview(model: StatusModel): SafeHtml {
   const failing = model.notifiers.filter((n) => n.lastError).length;
   const silenced = model.silences.filter((s) => s.state === 'active').length;
   const capacity = capacityCard(model);
+  const { counts } = model.alerts;
   const card = (label: string, value: string, tone: string) =>
     html`<div class="card ${tone}">
       <div class="value">${value}</div>
       <div class="label">${label}</div>
     </div>`;
   return html`<div class="cards" id="overview">
+    ${card('firing now', String(counts.firing), counts.firing > 0 ? 'bad' : 'ok')}
+    ${card('one-shot alerts · 24 h', String(counts.oneShot), counts.oneShot > 0 ? 'warn' : '')}
     ${card('query service lag', model.lagSeconds === undefined ? '—' : formatDuration(model.lagSeconds), '')}
-    ${card('firing alerts', String(model.firing.total), model.firing.total > 0 ? 'bad' : 'ok')}
     ${card(`streams · p99 staleness`, `${summary.streams} · ${formatDuration(summary.p99)}`, '')}
     ${card('max staleness', formatDuration(summary.max), '')}
     ${card('outbox depth', String(depth), depth > 0 ? 'warn' : 'ok')}
@@ -102,14 +136,14 @@ function streams(model: StatusModel): SafeHtml {
     (s, i) =>
       html`<tr>
         <td class="num">${first + i}</td>
-        <td><code>${s.account}</code></td>
+        <td>${s.name ?? ''} <code class="muted">${s.account}</code></td>
         <td>${s.source}</td>
         <td class="num">${formatDuration(s.seconds)}</td>
       </tr>`,
   );
   const link = (n: number, label: string) =>
     n >= 1 && n <= pages && n !== page
-      ? html`<a href="?streams_page=${n}">${label}</a>`
+      ? html`<a href="${selfQuery(model, { streams_page: String(n) })}#streams">${label}</a>`
       : html`<span class="muted">${label}</span>`;
   return html`<section id="streams">
     <h2>Streams (${summary.streams})</h2>
@@ -135,8 +169,8 @@ function silences(model: StatusModel): SafeHtml {
         <td class="mono">
           ${s.matchers.map((m, i) => html`${i > 0 ? ', ' : ''}${m.name}${m.op ?? '='}${m.value}`)}
         </td>
-        <td>${s.startsAt === '' ? '—' : s.startsAt}</td>
-        <td>${s.endsAt}</td>
+        <td class="time">${s.startsAt === '' ? '—' : formatTime(Date.parse(s.startsAt))}</td>
+        <td class="time">${formatTime(Date.parse(s.endsAt))}</td>
         <td>${s.createdBy}${s.readOnly ? html` <span class="muted">(read-only)</span>` : ''}</td>
         <td>${s.comment}</td>
       </tr>`,

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { testAlert } from '../../test/helpers/alerts.js';
 import { buildStatusModel, STREAMS_PER_PAGE, streamsPage } from './status-model.js';
 import { configSilences, silenceFor, silenceState } from './status-silence.js';
-import { SAMPLE_NOW, sampleStatusInputs } from '../../test/helpers/sample-inputs.js';
+import { SAMPLE_NOW, alertEntry, sampleStatusInputs } from '../../test/helpers/sample-inputs.js';
+import type { AlertEntry } from '../delivery/alert-view.js';
+import { renderStatusPage } from './render-status.js';
+import { parseFilter } from './status-filter.js';
 
 const streams = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ account: `0.0.${1000 + i}`, source: 'transactions', seconds: i }));
@@ -43,35 +46,102 @@ describe('status model', () => {
     expect(buildStatusModel(failing).ready).toBe(false);
   });
 
+  const entry = (overrides: Parameters<typeof testAlert>[0], extra: Partial<AlertEntry> = {}) =>
+    alertEntry(testAlert(overrides), [], extra);
+
   it('lists critical alerts first, then by start', () => {
-    const inputs = sampleStatusInputs();
-    const firing = [
-      testAlert({ key: 'b', severity: 'warning', startsAt: '2026-01-01T00:00:00Z' }),
-      testAlert({ key: 'c', severity: 'critical', startsAt: '2026-01-02T00:00:00Z' }),
-      testAlert({ key: 'a', severity: 'critical', startsAt: '2026-01-01T00:00:00Z' }),
+    const alerts = [
+      entry({ key: 'b', severity: 'warning', startsAt: '2026-01-01T00:00:00Z' }),
+      entry({ key: 'c', severity: 'critical', startsAt: '2026-01-02T00:00:00Z' }),
+      entry({ key: 'a', severity: 'critical', startsAt: '2026-01-01T00:00:00Z' }),
     ];
 
-    const model = buildStatusModel({ ...inputs, firing, firingTotal: 3 });
+    const model = buildStatusModel({ ...sampleStatusInputs(), alerts });
 
-    expect(model.firing.rows.map((r) => r.key)).toEqual(['a', 'c', 'b']);
+    expect(model.alerts.firing.rows.map((r) => r.key)).toEqual(['a', 'c', 'b']);
+  });
+
+  it('derives firing now and the history from one list: they cannot disagree', () => {
+    const alerts = [
+      entry({ key: 'windowed/fires' }, { lastSeen: '2026-11-25T11:00:00Z' }),
+      entry(
+        { key: 'windowed/ended', status: 'resolved' },
+        { state: 'resolved', lastSeen: '2026-11-25T11:30:00Z' },
+      ),
+      entry({ key: 'per-record/x' }, { resolves: false, lastSeen: '2026-11-25T11:50:00Z' }),
+    ];
+
+    const model = buildStatusModel({ ...sampleStatusInputs(), alerts });
+
+    expect(model.alerts.firing.rows.map((r) => r.key)).toEqual(['windowed/fires']);
+    expect(model.alerts.history.rows.map((r) => [r.key, r.state])).toEqual([
+      ['per-record/x', 'one-shot'],
+      ['windowed/ended', 'resolved'],
+      ['windowed/fires', 'firing'],
+    ]);
+    expect(model.alerts.counts).toEqual({ firing: 1, oneShot: 1, resolved: 1 });
+    const html = renderStatusPage(model);
+    expect(html).not.toContain('no alert is firing');
+  });
+
+  it('shows no silence and no ack on a resolved alert (a silence made after it resolved never held it)', () => {
+    const acknowledgedBy = { by: 'alice', comment: 'looking', at: '2026-11-25T11:00:00Z' };
+    const resolved = entry({ ruleId: 'rule-0', status: 'resolved' }, { state: 'resolved', acknowledgedBy });
+    resolved.silencedBy.push('config:0');
+
+    const [row] = buildStatusModel({ ...sampleStatusInputs(), alerts: [resolved] }).alerts.history.rows;
+
+    expect(row?.state).toBe('resolved');
+    expect(row?.silencedBy).toBeUndefined();
+    expect(row?.ack).toBeUndefined();
   });
 
   it('shows which silence holds an alert back, on which notifiers, and its acknowledgement', () => {
-    const inputs = sampleStatusInputs();
-    const alert = testAlert({ ruleId: 'rule-0', key: 'rule-0/x' });
-    const acks = [{ alertKey: 'rule-0/x', by: 'alice', at: '2026-11-25T11:00:00Z', comment: 'looking' }];
+    const acknowledgedBy = { by: 'alice', comment: 'looking', at: '2026-11-25T11:00:00Z' };
+    const alert = alertEntry(testAlert({ ruleId: 'rule-0', key: 'rule-0/x' }), ['config:0'], {
+      acknowledgedBy,
+    });
 
-    const [row] = buildStatusModel({ ...inputs, firing: [alert], acks }).firing.rows;
+    const [row] = buildStatusModel({ ...sampleStatusInputs(), alerts: [alert] }).alerts.firing.rows;
 
     expect(row?.silencedBy).toEqual({ id: 'config-1', comment: 'payroll', notifiers: ['ops-slack'] });
-    expect(row?.ack).toEqual(acks[0]);
+    expect(row?.ack).toEqual({ by: 'alice', comment: 'looking', at: '2026-11-25T11:00:00Z' });
+    expect(row?.matchers).toBe('rule="rule-0"\naccount="0.0.1234"');
+  });
+
+  it.each([
+    ['?severity=warning', ['w']],
+    ['?rule=other', ['o']],
+    ['?account=treasury-hot', ['c', 'w']],
+    ['?account=0.0.9', ['o']],
+    ['?state=resolved', ['o']],
+    ['?state=firing&severity=critical', ['c']],
+    ['?rule=constructor', []],
+    ['?account=__proto__', []],
+    ['?account=toString&rule=hasOwnProperty', []],
+    ['?severity=constructor', ['c', 'w', 'o']],
+    ['?state=__proto__', ['c', 'w', 'o']],
+  ])('filters %s by own values only', (query, keys) => {
+    const alerts = [
+      entry({ key: 'c' }),
+      entry({ key: 'w', severity: 'warning' }),
+      entry(
+        { key: 'o', ruleId: 'other', account: { id: '0.0.9', name: 'o', labels: {} } },
+        { rule: 'other', state: 'resolved' },
+      ),
+    ];
+    const filter = parseFilter(new URLSearchParams(query));
+
+    const model = buildStatusModel({ ...sampleStatusInputs(), alerts, filter });
+
+    expect(model.alerts.history.rows.map((r) => r.key).sort()).toEqual([...keys].sort());
   });
 
   it('neutralises and caps ledger text (bidi overrides, control characters, huge memos)', () => {
     const memo = `\u202Egnp.exe\u0000${'x'.repeat(10_000)}`;
-    const alert = testAlert({ records: [{ kind: 'transaction', consensusTimestamp: '1.0', memo }] });
+    const alert = entry({ records: [{ kind: 'transaction', consensusTimestamp: '1.0', memo }] });
 
-    const [row] = buildStatusModel({ ...sampleStatusInputs(), firing: [alert] }).firing.rows;
+    const [row] = buildStatusModel({ ...sampleStatusInputs(), alerts: [alert] }).alerts.firing.rows;
 
     expect(row?.memo.startsWith('\\u{202E}gnp.exe\\u{0}')).toBe(true);
     expect(row?.memo.length).toBeLessThan(400);

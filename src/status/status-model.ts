@@ -1,26 +1,23 @@
 // The status page's data as one pure value: plain inputs (what the daemon knows now) in, everything the page shows
 // out, already ordered, paged, capped and neutralised, so the renderer only lays it out. No clock, no store: the
 // composition root gathers the inputs (src/app/status-inputs.ts) and a test or a bench can pass its own.
+import type { AlertEntry } from '../delivery/alert-view.js';
 import type { ReadinessCheck } from '../observability/http-server.js';
+import type { Viewer } from '../observability/html-route.js';
 import type { ChannelError } from '../delivery/outbox.js';
+import type { Severity } from '../rules/alert.js';
+import { alertsModel, TEXT_MAX, type AlertsModel } from './alert-rows.js';
+import type { StatusFilter } from './status-filter.js';
+import type { HistorySample, HourCount } from './status-history.js';
 import { shownText } from '../notifiers/neutralize.js';
-import type { Alert, Severity } from '../rules/alert.js';
 import { summarizeStaleness, type StalenessSummary, type StreamStaleness } from '../tail/staleness.js';
 import type { CapacityView } from '../tail/capacity-watch.js';
 import { capacityRow, type CapacityRow } from './status-capacity.js';
-import { silenceFor, silenceState, type SilenceState, type StatusSilence } from './status-silence.js';
+import { silenceState, type SilenceState, type StatusSilence } from './status-silence.js';
+
+export { TEXT_MAX } from './alert-rows.js';
 
 export const STREAMS_PER_PAGE = 50;
-/** Ledger text (memos, summaries) is cut to this many characters on the page; the notifications carry it all. */
-export const TEXT_MAX = 240;
-
-export interface StatusAck {
-  readonly alertKey: string;
-  readonly by: string;
-  /** ISO 8601. */
-  readonly at: string;
-  readonly comment: string;
-}
 
 export interface StatusRule {
   readonly id: string;
@@ -60,33 +57,34 @@ export interface StatusInputs {
   readonly streams: readonly StreamStaleness[];
   /** 1-based; out of range is clamped. */
   readonly streamsPage: number;
-  /** Alerts firing now (the first ones), and how many there are in all. */
-  readonly firing: readonly Alert[];
-  readonly firingTotal: number;
-  /** The latest alert transitions, newest first. */
-  readonly recent: readonly Alert[];
+  /** Account names by id (streams are listed by name). */
+  readonly accountNames?: ReadonlyMap<string, string>;
+  /** Every alert the page can show, one per key (the alert view: firing ones and those of the last 24 h). */
+  readonly alerts: readonly AlertEntry[];
+  readonly filter?: StatusFilter;
+  /** 1-based page of the alert history. */
+  readonly alertsPage?: number;
+  /** The alert (id) whose silence or ack form is open. */
+  readonly selected?: { readonly id: string; readonly action: 'silence' | 'ack' };
   readonly silences: readonly StatusSilence[];
-  readonly acks: readonly StatusAck[];
+  /** The charts' samples (the last hour) and alerts per hour (the last 24). */
+  readonly samples?: readonly HistorySample[];
+  readonly alertsPerHour?: readonly HourCount[];
+  readonly viewer?: Viewer;
+  /** What the last form did (`?done=`). */
+  readonly done?: 'silenced' | 'acked';
+  /** Seconds between reloads; 0 = off. */
+  readonly refreshSeconds?: number;
   readonly rules: readonly StatusRule[];
   readonly ruleActivity: ReadonlyMap<string, RuleActivityEntry>;
   readonly notifiers: readonly StatusNotifier[];
 }
 
-export interface AlertRow {
-  readonly key: string;
-  readonly ruleId: string;
-  readonly severity: Severity;
-  readonly status: string;
-  readonly account: string;
-  readonly summary: string;
-  readonly memo: string;
-  readonly startsAt: string;
-  readonly silencedBy?: {
-    readonly id: string;
-    readonly comment: string;
-    readonly notifiers: readonly string[];
-  };
-  readonly ack?: StatusAck;
+export type { AlertRow } from './alert-rows.js';
+
+/** A stream with its account's name. */
+export interface StreamRow extends StreamStaleness {
+  readonly name?: string;
 }
 
 export interface SilenceRow extends StatusSilence {
@@ -114,10 +112,15 @@ export interface StatusModel {
     readonly pages: number;
     /** Rank of the first row on this page (1-based). */
     readonly first: number;
-    readonly rows: readonly StreamStaleness[];
+    readonly rows: readonly StreamRow[];
   };
-  readonly firing: { readonly total: number; readonly rows: readonly AlertRow[] };
-  readonly recent: readonly AlertRow[];
+  readonly alerts: AlertsModel;
+  readonly selected?: { readonly action: 'silence' | 'ack' };
+  readonly samples: readonly HistorySample[];
+  readonly alertsPerHour: readonly HourCount[];
+  readonly viewer: Viewer;
+  readonly done?: 'silenced' | 'acked';
+  readonly refreshSeconds: number;
   readonly silences: readonly SilenceRow[];
   readonly rules: readonly RuleRow[];
   readonly notifiers: readonly StatusNotifier[];
@@ -126,7 +129,16 @@ export interface StatusModel {
 export function buildStatusModel(inputs: StatusInputs): StatusModel {
   const { now } = inputs;
   const checks = Object.entries(inputs.checks).map(([name, c]) => ({ name, ok: c.ok, message: c.message }));
-  const row = (alert: Alert) => alertRow(alert, inputs);
+  const silences = inputs.silences
+    .map((s) => ({ ...s, state: silenceState(s, now) }))
+    .sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || a.endsAt.localeCompare(b.endsAt));
+  const alerts = alertsModel({
+    entries: inputs.alerts,
+    filter: inputs.filter ?? {},
+    page: inputs.alertsPage ?? 1,
+    silences,
+    ...(inputs.selected ? { selected: inputs.selected.id } : {}),
+  });
   return {
     now,
     version: inputs.version,
@@ -137,12 +149,16 @@ export function buildStatusModel(inputs: StatusInputs): StatusModel {
     ...(inputs.lagSeconds !== undefined ? { lagSeconds: inputs.lagSeconds } : {}),
     ...(inputs.strategy !== undefined ? { strategy: inputs.strategy } : {}),
     ...(inputs.capacity ? { capacity: capacityRow(inputs.capacity) } : {}),
-    streams: streamsPage(inputs.streams, inputs.streamsPage),
-    firing: { total: inputs.firingTotal, rows: [...inputs.firing].sort(bySeverityThenStart).map(row) },
-    recent: inputs.recent.map(row),
-    silences: inputs.silences
-      .map((s) => ({ ...s, state: silenceState(s, now) }))
-      .sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || a.endsAt.localeCompare(b.endsAt)),
+    streams: streamsPage(inputs.streams, inputs.streamsPage, inputs.accountNames),
+    alerts,
+    // A form opens only for an alert that exists (an unknown id is ignored, and the page keeps reloading).
+    ...(inputs.selected && alerts.selected ? { selected: { action: inputs.selected.action } } : {}),
+    samples: inputs.samples ?? [],
+    alertsPerHour: inputs.alertsPerHour ?? [],
+    viewer: inputs.viewer ?? { writable: false },
+    ...(inputs.done ? { done: inputs.done } : {}),
+    refreshSeconds: inputs.refreshSeconds ?? 0,
+    silences,
     rules: inputs.rules
       .map((r) => ruleRow(r, inputs.ruleActivity.get(r.id)))
       .sort((a, b) => (b.lastMatchAt ?? -1) - (a.lastMatchAt ?? -1) || a.id.localeCompare(b.id)),
@@ -151,14 +167,13 @@ export function buildStatusModel(inputs: StatusInputs): StatusModel {
 }
 
 const STATE_ORDER: Readonly<Record<SilenceState, number>> = { active: 0, pending: 1, expired: 2 };
-const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { critical: 0, warning: 1, info: 2 };
-
-function bySeverityThenStart(a: Alert, b: Alert): number {
-  return SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.startsAt.localeCompare(b.startsAt);
-}
 
 /** Stalest first; the summary covers every stream, the page 50 of them. */
-export function streamsPage(streams: readonly StreamStaleness[], page: number): StatusModel['streams'] {
+export function streamsPage(
+  streams: readonly StreamStaleness[],
+  page: number,
+  names: ReadonlyMap<string, string> = new Map(),
+): StatusModel['streams'] {
   const sorted = [...streams].sort((a, b) => b.seconds - a.seconds || a.account.localeCompare(b.account));
   const summary = summarizeStaleness(sorted, undefined, 0);
   const pages = Math.max(1, Math.ceil(sorted.length / STREAMS_PER_PAGE));
@@ -169,34 +184,10 @@ export function streamsPage(streams: readonly StreamStaleness[], page: number): 
     page: current,
     pages,
     first: start + 1,
-    rows: sorted.slice(start, start + STREAMS_PER_PAGE),
-  };
-}
-
-function alertRow(alert: Alert, inputs: StatusInputs): AlertRow {
-  const silence = silenceFor(alert, inputs.silences, inputs.now);
-  const ack = inputs.acks.find((a) => a.alertKey === alert.key);
-  const record = alert.trigger ?? alert.records[0];
-  const account = alert.account ? `${alert.account.name} (${alert.account.id})` : '';
-  return {
-    key: shownText(alert.key, TEXT_MAX),
-    ruleId: alert.ruleId,
-    severity: alert.severity,
-    status: alert.status,
-    account: shownText(account, TEXT_MAX),
-    summary: shownText(alert.summary, TEXT_MAX),
-    memo: shownText(record?.memo ?? '', TEXT_MAX),
-    startsAt: alert.startsAt,
-    ...(silence
-      ? {
-          silencedBy: {
-            id: silence.id,
-            comment: shownText(silence.comment, TEXT_MAX),
-            notifiers: silence.matchers.filter((m) => m.name === 'notifier').map((m) => m.value),
-          },
-        }
-      : {}),
-    ...(ack ? { ack: { ...ack, comment: shownText(ack.comment, TEXT_MAX) } } : {}),
+    rows: sorted.slice(start, start + STREAMS_PER_PAGE).map((s) => {
+      const name = names.get(s.account);
+      return name === undefined || name === s.account ? s : { ...s, name: shownText(name, TEXT_MAX) };
+    }),
   };
 }
 

@@ -5,6 +5,7 @@
 import { compileMatcher, type MatchOp } from '../delivery/matchers.js';
 import type { Silence } from '../notifiers/schema.js';
 import type { Alert } from '../rules/alert.js';
+import { labelValue } from '../config/labels.js';
 
 export interface SilenceMatcher {
   readonly name: string;
@@ -70,6 +71,5 @@ function matches(matcher: SilenceMatcher, alert: Alert): boolean {
   if (matcher.name === 'rule') return alert.ruleId === matcher.value;
   if (matcher.name === 'account')
     return alert.account?.id === matcher.value || alert.account?.name === matcher.value;
-  const labels = { ...alert.account?.labels, ...alert.labels };
-  return labels[matcher.name] === matcher.value;
+  return labelValue(alert, matcher.name) === matcher.value; // own keys only: `constructor` is no label
 }

@@ -1,5 +1,6 @@
 // Status page inputs of a given size, for tests and bench 5 (not part of the runtime).
 import { testAlert } from './alerts.js';
+import { alertFingerprint, type AlertEntry } from '../../src/delivery/alert-view.js';
 import type { Alert } from '../../src/rules/alert.js';
 import type { StatusInputs } from '../../src/status/status-model.js';
 
@@ -32,11 +33,11 @@ export function sampleStatusInputs(options: SampleOptions = {}): StatusInputs {
       seconds: (i * 7919) % 3600,
     })),
     streamsPage: 1,
-    firing: Array.from({ length: firing }, (_, i) => alert(i)),
-    firingTotal: firing,
-    recent: Array.from({ length: Math.min(firing, 20) }, (_, i) => alert(i)),
+    accountNames: new Map([['0.0.1000', text]]),
+    alerts: Array.from({ length: firing }, (_, i) =>
+      alertEntry(alert(i), i % rules === 0 ? ['config:0'] : []),
+    ),
     silences: [sampleSilence(text)],
-    acks: [],
     rules: Array.from({ length: rules }, (_, i) => ({
       id: `rule-${i}`,
       severity: 'critical' as const,
@@ -52,6 +53,33 @@ export function sampleStatusInputs(options: SampleOptions = {}): StatusInputs {
       },
       { name: 'pager', kind: 'webhook', depth: 0, pausedUntil: SAMPLE_NOW + 30_000 },
     ],
+  };
+}
+
+/** An alert as the alert view lists it (delivery/alert-view.ts): resolving, firing, silenced by `silencedBy`. */
+export function alertEntry(
+  alert: Alert,
+  silencedBy: string[] = [],
+  overrides: Partial<AlertEntry> = {},
+): AlertEntry {
+  return {
+    id: alertFingerprint(alert.key),
+    key: alert.key,
+    rule: alert.ruleId,
+    severity: alert.severity,
+    state: alert.status,
+    resolves: true,
+    summary: alert.summary,
+    ...(alert.account ? { account: alert.account } : {}),
+    labels: alert.labels,
+    startsAt: alert.startsAt,
+    firstSeen: alert.startsAt,
+    lastSeen: alert.startsAt,
+    latestId: alert.id,
+    matchCount: alert.matchCount,
+    records: alert.records,
+    silencedBy,
+    ...overrides,
   };
 }
 

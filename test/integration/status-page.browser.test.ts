@@ -78,6 +78,8 @@ describe.skipIf(!available && !required)('the status page in chromium', () => {
     expect(existsSync(CHROMIUM), 'chromium is required in CI: apt-get install chromium').toBe(true);
     const run = env.run();
     const url = await httpUrlOf(run);
+    // Injected after the first poll, so the tail's starting point is before the record.
+    await until(async () => (await fetch(`${url}/readyz`)).status === 200);
     env.ledger.ledger.inject({ payer: '0.0.1003', memo: HOSTILE });
     // Committed with the alert in one transaction: the page shows it from then on.
     await until(async () => ((await metricValue(url, MATCHES)) ?? 0) >= 1);
@@ -91,8 +93,8 @@ describe.skipIf(!available && !required)('the status page in chromium', () => {
       page.on('dialog', (dialog) => void (dialogs.push(dialog.message()), dialog.dismiss()));
 
       const response = await page.goto(`${url}/`);
-      const firing = await page.locator('#alerts table').first().locator('tr.alert').allTextContents();
-      const memos = await page.locator('#alerts td.memo').allTextContents();
+      const firing = await page.locator('#alerts article.alert').allTextContents();
+      const memos = await page.locator('#alerts article .memo').allTextContents();
       const injected = {
         img: await page.locator('img').count(),
         script: await page.locator('script').count(),

@@ -27,6 +27,8 @@ describe('the status page of the running daemon', () => {
   it('shows the firing alert, silenced, with its memo escaped, the rule matched, the streams and the notifier', async () => {
     const run = env.run();
     const url = await httpUrlOf(run);
+    // Injected after the first poll, so the tail's starting point is before the record.
+    await until(async () => (await fetch(`${url}/readyz`)).status === 200);
     env.ledger.ledger.inject({ payer: '0.0.1003', memo: HOSTILE });
     await until(async () => ((await metricValue(url, MATCHES)) ?? 0) >= 1);
 
@@ -37,7 +39,7 @@ describe('the status page of the running daemon', () => {
 
     expect(res.status).toBe(200);
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
-    const firing = page.slice(page.indexOf('<h2>Firing alerts'), page.indexOf('<h2>Latest alerts'));
+    const firing = page.slice(page.indexOf('<h2>Firing now'), page.indexOf('<h2>Alert history'));
     expect(firing).toContain('hostile-memo');
     expect(firing).toContain('silenced');
     expect(firing).toContain('&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;');
@@ -46,6 +48,7 @@ describe('the status page of the running daemon', () => {
     expect(rules).toMatch(/hostile-memo[\s\S]*<td class="num">[1-9]\d*<\/td>/);
     expect(rules).not.toContain('none since start');
     expect(page).toMatch(/Streams \(4\)/); // 2 accounts × transactions and rewards
+    expect(page).toMatch(/treasury-hot <code class="muted">0\.0\.1003<\/code>/); // streams by name
     expect(page).toContain('page 1 of 1');
     expect(page).toMatch(/<code>ops-slack<\/code><\/td>\s*<td>slack<\/td>/);
   }, 30_000);
