@@ -139,7 +139,8 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name}${extra.ha} }
 
     const firstInjectedNs = ledger.ledger.nowNs();
     ledger.ledger.inject(largeDebit('0.0.1003', 1200n * HBAR, '0.0.1001', 'while-a-leads'));
-    await until(async () => delivered('1,200') > 0, 'the alert from pod-a');
+    // The sink sees the body before the sender has counted the send: wait for the count too.
+    await until(async () => delivered('1,200') > 0 && (await sent(a)) === 1, 'the alert from pod-a');
     const standby = { ready: await fetch(`${http(b)}/readyz`), text: await ready(b) };
     const refused = await fetch(`${http(b)}/api/v1/silences`, { method: 'POST', body: '{}' });
     const standbyPolled = (await (await fetch(`${http(b)}/metrics`)).text()).includes(
@@ -160,7 +161,7 @@ ha: { enabled: true, lease_ttl: ${ttl}, holder: ${name}${extra.ha} }
       'the ledger clock past the throttle of the first alert',
     );
     ledger.ledger.inject(largeDebit('0.0.1003', 1700n * HBAR, '0.0.1001', 'after-handover'));
-    await until(async () => delivered('1,700') > 0, 'the alert from pod-b');
+    await until(async () => delivered('1,700') > 0 && (await sent(b)) !== undefined, 'the alert from pod-b');
     const after = { b: await sent(b), bLeader: await metric(b, 'ledger_sentinel_leader') };
     await b.stop({ graceMs: 0 });
 
