@@ -26,6 +26,7 @@ import { futureTimestamps } from './future-timestamps.js';
 import { failover } from './failover.js';
 import { nearFutureHead } from './near-future-head.js';
 import { clockStep } from './clock-step.js';
+import { namesAndViews } from './names-and-views.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -46,6 +47,7 @@ const SCENARIOS: readonly Scenario[] = [
   failover,
   nearFutureHead,
   clockStep,
+  namesAndViews,
 ];
 
 const { values } = parseArgs({
