@@ -12,6 +12,7 @@ function kindsOf(plan: FaultPlan): Set<string> {
     ...plan.slack.map((f) => `slack-${f.kind}`),
     ...plan.smtp.map((f) => `smtp-${f.kind}`),
     ...plan.clock.map((f) => `clock-${f.kind}`),
+    ...plan.process.map((f) => `process-${f.kind}`),
   ]);
 }
 

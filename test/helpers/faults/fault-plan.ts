@@ -22,6 +22,7 @@ export const FAULT_KINDS = [
   'smtp-tempfail',
   'smtp-disconnect',
   'clock-step',
+  'process-pause',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -66,6 +67,9 @@ export type SmtpFault =
 /** The daemon's wall clock, set this many seconds off real time (libfaketime); the monotonic clock is left alone. */
 export type ClockFault = { readonly kind: 'none' } | { readonly kind: 'step'; readonly offsetS: number };
 
+/** The daemon process stopped (SIGSTOP) for this long, then continued (SIGCONT): a paused pod, a frozen VM. */
+export type ProcessFault = { readonly kind: 'none' } | { readonly kind: 'pause'; readonly ms: number };
+
 export interface FaultPlan {
   /** Played in a cycle, one per query-service request of a faulted stream, until the world heals (at least once through). */
   readonly query: readonly QueryFault[];
@@ -75,6 +79,8 @@ export interface FaultPlan {
   readonly smtp: readonly SmtpFault[];
   /** One per pair of markers, in a cycle, until the world heals (then real time again). */
   readonly clock: readonly ClockFault[];
+  /** One per pair of markers, in a cycle, until the world heals. */
+  readonly process: readonly ProcessFault[];
   /** Seeds the living ledger's background traffic, so a replayed plan sees the same ledger. */
   readonly ledgerSeed: number;
 }
@@ -181,6 +187,12 @@ function clockFault(kind: FaultKind): fc.Arbitrary<ClockFault> | undefined {
   return seconds.map((offsetS) => ({ kind: 'step', offsetS }) as const);
 }
 
+function processFault(kind: FaultKind): fc.Arbitrary<ProcessFault> | undefined {
+  if (kind !== 'process-pause') return undefined;
+  // Longer than a poll interval and a delivery round, shorter than the clean streams' 20 s bound.
+  return fc.integer({ min: 500, max: 5_000 }).map((ms) => ({ kind: 'pause', ms }) as const);
+}
+
 /** A cycle of faults drawn from the enabled kinds, with clean answers mixed in (so some requests get through). */
 function cycle<T extends { readonly kind: string }>(
   kinds: readonly FaultKind[],
@@ -203,6 +215,7 @@ export function faultPlan(kinds: readonly FaultKind[] = FAULT_KINDS): fc.Arbitra
       slack: cycle(kinds, slackFault, { kind: 'none' } as SlackFault, 6),
       smtp: cycle(kinds, smtpFault, { kind: 'none' } as SmtpFault, 6),
       clock: cycle(kinds, clockFault, { kind: 'none' } as ClockFault, 4),
+      process: cycle(kinds, processFault, { kind: 'none' } as ProcessFault, 4),
       ledgerSeed: fc.nat(),
     })
     .map(knownLimit);
@@ -228,6 +241,7 @@ export function describePlan(plan: FaultPlan): string {
   plan.slack.forEach((f) => add(`slack-${f.kind}`));
   plan.smtp.forEach((f) => add(`smtp-${f.kind}`));
   plan.clock.forEach((f) => add(`clock-${f.kind}`));
+  plan.process.forEach((f) => add(`process-${f.kind}`));
   return [...counts]
     .filter(([k]) => !k.endsWith('none'))
     .map(([k, n]) => `${k}×${n}`)

@@ -95,8 +95,14 @@ export async function runFaultWorld(plan: FaultPlan, options: FaultWorldOptions)
       clock?.set(0);
     };
     const steps = plan.clock.map((f) => (f.kind === 'step' ? f.offsetS : 0));
-    const step = (pair: number) => clock?.set(steps[pair % steps.length] ?? 0);
+    const pauser = processPauser(daemon.pid, probe);
+    const step = (pair: number) => {
+      clock?.set(steps[pair % steps.length] ?? 0);
+      const fault = plan.process[pair % Math.max(1, plan.process.length)];
+      if (fault?.kind === 'pause') pauser.pause(fault.ms);
+    };
     const injectedAt = await injectMarkers(options, ledger.ledger, heal, step);
+    await pauser.done();
     const channels = (): ChannelDeliveries[] => [
       { name: 'slack', bodies: slack.accepted() },
       { name: 'email', bodies: smtp.accepted },
@@ -118,6 +124,7 @@ export async function runFaultWorld(plan: FaultPlan, options: FaultWorldOptions)
       smtp: smtp.stats(),
       slack: slackStats(slack.log),
       clock: clockSteps,
+      process: { pauses: pauser.count() },
     };
     return { observations, violations: faultViolations(observations), applied, logFile };
   } finally {
@@ -125,6 +132,34 @@ export async function runFaultWorld(plan: FaultPlan, options: FaultWorldOptions)
     await Promise.all([query.close(), slack.close(), smtp.close(), hook.close(), ledger.close()]);
     dir.remove();
   }
+}
+
+/**
+ * Stops the daemon process (SIGSTOP) and continues it (SIGCONT) after `ms`, one pause at a time; the liveness probe
+ * is told first, so the pause is not read as a frozen event loop. `done()` waits for a pause still running.
+ */
+function processPauser(pid: number, probe: ReturnType<typeof startLivenessProbe>) {
+  let running: Promise<void> = Promise.resolve();
+  let paused = false;
+  let count = 0;
+  return {
+    pause(ms: number): void {
+      if (paused) return;
+      paused = true;
+      count += 1;
+      probe.holdUntil(performance.now() + ms);
+      process.kill(pid, 'SIGSTOP');
+      running = new Promise<void>((resolve) =>
+        setTimeout(() => {
+          process.kill(pid, 'SIGCONT');
+          paused = false;
+          resolve();
+        }, ms),
+      );
+    },
+    done: () => running,
+    count: () => count,
+  };
 }
 
 /**

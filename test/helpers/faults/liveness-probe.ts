@@ -21,8 +21,13 @@ export interface LivenessReport {
 }
 
 export interface LivenessProbe {
+  /** The daemon is paused on purpose until `untilMs` (performance.now()): probes before then do not count. */
+  holdUntil(untilMs: number): void;
   stop(): Promise<LivenessReport>;
 }
+
+/** After a pause the process needs a moment to run what piled up; probes in it do not count either. */
+const RESUME_GRACE_MS = 1_000;
 
 function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -37,16 +42,24 @@ async function heapMiB(url: string, signal: AbortSignal): Promise<number> {
 export function startLivenessProbe(url: string, pid: number): LivenessProbe {
   const report = { probes: 0, failures: 0, maxHealthzMs: 0, maxRssMiB: 0, maxHeapMiB: 0 };
   let stopped = false;
+  const holds: { from: number; until: number }[] = [];
+  /** A probe whose time overlaps a pause (or the grace after it) measures the pause, not the daemon. */
+  const held = (from: number, to: number) =>
+    holds.some((h) => from <= h.until + RESUME_GRACE_MS && to >= h.from);
   async function probe(): Promise<void> {
     const started = performance.now();
+    if (held(started, started)) return;
     const signal = AbortSignal.timeout(PROBE_GIVE_UP_MS);
+    let failed = false;
     try {
       const res = await fetch(`${url}/healthz`, { signal });
       await res.text();
-      if (res.status !== 200) report.failures += 1;
+      failed = res.status !== 200;
     } catch {
-      report.failures += 1;
+      failed = true;
     }
+    if (held(started, performance.now())) return;
+    if (failed) report.failures += 1;
     report.probes += 1;
     report.maxHealthzMs = Math.max(report.maxHealthzMs, performance.now() - started);
     if (report.probes % MEMORY_EVERY_PROBES === 0) {
@@ -62,6 +75,9 @@ export function startLivenessProbe(url: string, pid: number): LivenessProbe {
     }
   })();
   return {
+    holdUntil(untilMs) {
+      holds.push({ from: performance.now(), until: untilMs });
+    },
     async stop() {
       stopped = true;
       await loop;
