@@ -13,6 +13,7 @@ export const FAULT_KINDS = [
   'reorder',
   'future',
   'near-future',
+  'proto-keys',
   'malformed',
   'endless',
   'slack-delay',
@@ -49,6 +50,8 @@ export type QueryFault =
   | { readonly kind: 'future'; readonly yearsAhead: number }
   /** A record of the stream dated inside tail.max_clock_skew (default 5 m): it must move no cursor past now. */
   | { readonly kind: 'near-future'; readonly secondsAhead: number }
+  /** Every record of the page carries `__proto__`, `constructor`, `prototype` … as its own keys, nested too. */
+  | { readonly kind: 'proto-keys' }
   | { readonly kind: 'malformed'; readonly shape: number }
   | { readonly kind: 'endless' };
 
@@ -155,6 +158,8 @@ function queryFault(kind: FaultKind): fc.Arbitrary<QueryFault> | undefined {
         .map((shape) => ({ kind: 'malformed', shape }) as const);
     case 'endless':
       return fc.constant({ kind: 'endless' } as const);
+    case 'proto-keys':
+      return fc.constant({ kind: 'proto-keys' } as const);
     default:
       return undefined;
   }

@@ -12,6 +12,7 @@ import {
   FALLBACK_TEMPLATE,
   futureRecord,
   malformedRecord,
+  withPrototypeKeys,
   reorder,
   type JsonRecord,
 } from './hostile-records.js';
@@ -154,6 +155,7 @@ export async function startHostileQueryService(options: HostileQueryOptions): Pr
     if (fault.kind === 'near-future')
       records = [...records, futureRecord(template, account, clock() + fault.secondsAhead * 1000, 0)];
     if (fault.kind === 'malformed') records = [...records, malformedRecord(template, account, fault.shape)];
+    if (fault.kind === 'proto-keys') records = records.map(withPrototypeKeys);
     const links = fault.kind === 'endless' ? { next: freshLink(url, records) } : body.links;
     send(res, up, Buffer.from(stringify({ ...body, transactions: records, links }) ?? ''));
   }

@@ -66,6 +66,33 @@ export function futureRecord(
   };
 }
 
+/** Names only Object.prototype has: as own keys of ledger data they must stay plain data. */
+const PROTOTYPE_KEYS: Record<string, unknown> = {
+  ['__proto__']: { result: 'INSUFFICIENT_PAYER_BALANCE', polluted: true, transfers: [] },
+  constructor: { prototype: { polluted: true } },
+  prototype: { polluted: true },
+  toString: 'not a function',
+  hasOwnProperty: 'not a function',
+  valueOf: { amount: 9_999_999 },
+};
+
+/** A copy of a record (and of each of its transfers) that also carries PROTOTYPE_KEYS as its own keys. */
+export function withPrototypeKeys(record: unknown): unknown {
+  if (typeof record !== 'object' || record === null) return record;
+  const own = (target: Record<string, unknown>) => {
+    for (const [name, value] of Object.entries(PROTOTYPE_KEYS))
+      Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+    return target;
+  };
+  const copy = own({ ...(record as Record<string, unknown>) });
+  const transfers = (record as { transfers?: unknown }).transfers;
+  if (Array.isArray(transfers))
+    copy.transfers = transfers.map((t) =>
+      typeof t === 'object' && t !== null ? own({ ...(t as Record<string, unknown>) }) : t,
+    );
+  return copy;
+}
+
 /** A record of `account` broken in one of six ways (MALFORMED_SHAPES in fault-plan.ts). */
 export function malformedRecord(template: JsonRecord, account: string, shape: number): unknown {
   const base: JsonRecord = {
