@@ -60,6 +60,9 @@ describe('self-monitoring after an outage', () => {
 
   it('sends no burst of stale-cursor alerts when the query service comes back', async () => {
     // Ten streams: polled one after another after the recovery, some still stale when the first has answered.
+    // account_stale_after sits above the streams' steady-state staleness (with poll 500 ms and overlap 2 s it
+    // saw-tooths up to about 2.2 s), so an alert here can only come from the outage; the outage itself lasts
+    // longer than it (8 failed rounds with backoff).
     const accounts = Array.from(
       { length: 10 },
       (_, i) => `  - { id: 0.0.${1001 + i}, sources: [transactions] }`,
@@ -77,7 +80,7 @@ notifiers:
   ops-slack: { kind: slack, webhook_url: ${env.slack.webhookUrl}, group_wait: 0s, min_interval: 10ms }
 state: { dir: ${join(env.dir, 'state')} }
 http: { host: 127.0.0.1, port: 0 }
-self_monitoring: { notify: [ops-slack], query_service_down_after: 1s, account_stale_after: 2s, check_interval: 200ms }
+self_monitoring: { notify: [ops-slack], query_service_down_after: 1s, account_stale_after: 4s, check_interval: 200ms }
 `,
     );
     const daemon = env.run();
