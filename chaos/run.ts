@@ -24,6 +24,7 @@ import { retryAfterScenario } from './retry-after.js';
 import { propertyFaults } from './property-faults.js';
 import { futureTimestamps } from './future-timestamps.js';
 import { failover } from './failover.js';
+import { exitBound } from './exit-bound.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -42,6 +43,7 @@ const SCENARIOS: readonly Scenario[] = [
   propertyFaults,
   futureTimestamps,
   failover,
+  exitBound,
 ];
 
 const { values } = parseArgs({

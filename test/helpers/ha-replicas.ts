@@ -49,8 +49,21 @@ export interface ReplicaSet {
 const exited = (p: SentinelProcess) => p.child.exitCode !== null || p.child.signalCode !== null;
 const has = (p: ReplicaProcess, text: string) => p.proc.stdout().includes(text);
 
-function spawnReplica(configPath: string, holder: string): ReplicaProcess {
-  const proc = spawnSentinel(['run', '--config', configPath], { env: { HOLDER: holder } });
+export interface ReplicaSetOptions {
+  readonly configPath: string;
+  readonly holders: readonly string[];
+  /** Runs the compiled daemon (bench/lib/daemon-process.ts); default the sources through tsx. */
+  readonly compiled?: boolean;
+  /** Every process started (the chaos rig keeps them for its secret scan). */
+  readonly onSpawn?: (proc: SentinelProcess) => void;
+}
+
+function spawnReplica(options: ReplicaSetOptions, holder: string): ReplicaProcess {
+  const proc = spawnSentinel(['run', '--config', options.configPath], {
+    env: { HOLDER: holder },
+    compiled: options.compiled,
+  });
+  options.onSpawn?.(proc);
   const r: ReplicaProcess = { holder, proc, decidedAt: undefined, decision: undefined, exitedAt: undefined };
   proc.child.stdout?.on('data', () => {
     if ((r.decision === undefined || r.decision === 'SIGCONT') && has(r, '"msg":"leadership lost')) {
@@ -62,15 +75,15 @@ function spawnReplica(configPath: string, holder: string): ReplicaProcess {
   return r;
 }
 
-export function startReplicaSet(configPath: string, holders: readonly string[]): ReplicaSet {
-  const slots: Slot[] = holders.map((holder) => {
-    const current = spawnReplica(configPath, holder);
+export function startReplicaSet(options: ReplicaSetOptions): ReplicaSet {
+  const slots: Slot[] = options.holders.map((holder) => {
+    const current = spawnReplica(options, holder);
     return { holder, current, history: [current], held: false };
   });
   let restarts = 0;
   let closed = false;
   const restart = (slot: Slot) => {
-    slot.current = spawnReplica(configPath, slot.holder);
+    slot.current = spawnReplica(options, slot.holder);
     slot.history.push(slot.current);
   };
   const supervisor = (async () => {
@@ -169,13 +182,14 @@ export async function deliveriesByStatus(url: string): Promise<Record<string, nu
  */
 export async function lockStateTables(url: string): Promise<{ release(): Promise<void> }> {
   const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined); // a server stopped under it (a crash, the end of a run): nothing to hold
   await client.connect();
   await client.query('BEGIN');
   await client.query('LOCK TABLE outbox_delivery, tail_cursor, sentinel_commits IN ACCESS EXCLUSIVE MODE');
   return {
     async release() {
-      await client.query('COMMIT');
-      await client.end();
+      await client.query('COMMIT').catch(() => undefined);
+      await client.end().catch(() => undefined);
     },
   };
 }
