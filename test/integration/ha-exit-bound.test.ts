@@ -55,7 +55,7 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('every exit of an HA replic
         `daemon: { shutdown_grace: ${GRACE_MS}ms, watch_files: false }\n`,
       { state: `{ backend: postgres, postgres: { url_file: ${join(env.dir, 'pg-url')} } }` },
     );
-    set = startReplicaSet(env.configPath, holders);
+    set = startReplicaSet({ configPath: env.configPath, holders });
     return { url, set };
   }
 
