@@ -161,7 +161,7 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('every exit of an HA replic
     const random = seeded(26);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
     await s.waitForLeader();
-    for (let round = 0; round < 5; round++) {
+    for (let round = 0; round < 4; round++) {
       const slot = random() < 0.6 ? (s.leader() ?? pick(s.slots)) : pick(s.slots);
       const action = pick(['SIGKILL', 'SIGSTOP', 'SIGTERM'] as const);
       env.ledger.ledger.inject(
