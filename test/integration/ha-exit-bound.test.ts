@@ -18,6 +18,7 @@ import {
   startReplicaSet,
   type ReplicaSet,
 } from '../helpers/ha-replicas.js';
+import pg from 'pg';
 import { POSTGRES_BIN, POSTGRES_REQUIRED, startPostgres, type PostgresServer } from '../helpers/postgres.js';
 import { LARGE_DEBIT_RULE, startDaemonEnv, until, type DaemonEnv } from './daemon-harness.js';
 
@@ -27,6 +28,20 @@ const GRACE_MS = 3_000;
 const TTL = '3s';
 /** The documented bound is the grace + 5 s; 5 s more for a loaded test machine. */
 const BOUND_MS = GRACE_MS + 10_000;
+
+/** Backends of the database waiting for a lock (pg_stat_activity). */
+async function waitingOnLocks(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(
+      "SELECT count(*)::text AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    );
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}
 
 describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('every exit of an HA replica is bounded', () => {
   let server: PostgresServer;
@@ -151,6 +166,33 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('every exit of an HA replic
     expect(exitTook(stood)).toBeLessThanOrEqual(BOUND_MS);
     expect(leader.proc.stdout()).toContain('"msg":"lease released"');
     expect(next).toBe(standbys[1]);
+  }, 90_000);
+
+  it('a replica whose start hangs on locked tables, sent SIGTERM, is ended by the exit deadline (3) naming what was open', async ({
+    onTestFailed,
+  }) => {
+    const { url, set: s } = replicas('exit_deadline', ['pod-a']);
+    onTestFailed(() => console.error(output(s).join('\n')));
+    const [slot] = s.slots;
+    await s.waitForLeader();
+    await until(async () => (await deliveriesByStatus(url)) !== undefined);
+    slot!.held = true;
+    s.signal(slot!, 'SIGTERM');
+    await slot!.current.proc.exited;
+    const lock = await lockStateTables(url);
+    s.restart(slot!);
+    const stuck = slot!.current;
+    // The standby's snapshot load waits for the lock: the process is inside its start, which never returns.
+    await until(async () => (await waitingOnLocks(url)) > 0);
+    s.signal(slot!, 'SIGTERM');
+    const gone = await stuck.proc.exited;
+    await lock.release();
+
+    expect(gone.code).toBe(3);
+    expect(exitTook(stuck)).toBeLessThanOrEqual(BOUND_MS);
+    expect(stuck.proc.stderr()).toMatch(
+      /still running \d+ ms after deciding to exit \(received SIGTERM\); exiting with code 3\. Still open: .*TCPSocketWrap/,
+    );
   }, 90_000);
 
   it('kills, pauses and terminations at seeded random moments: every process that decides to exit is gone within the bound, and one leader delivers everything', async ({
