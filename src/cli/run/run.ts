@@ -112,20 +112,21 @@ export const run: Command = {
       printIssues(ctx.stderr, result.issues);
       return 1;
     }
-    const app = await openApp(ctx, result.loaded, configPath);
-    if (app instanceof StateStoreError) {
-      ctx.stderr.write(`ledger-sentinel run: ${app.message}\n`);
-      return 1;
-    }
-    const onHangup = () => void app.reloadFromDisk();
-    ctx.hangups?.addEventListener('SIGHUP', onHangup);
     // From the moment it decides to exit, the process is gone within the exit bound (src/main.ts), whatever
-    // is still open: a signal during the start counts too.
+    // is still open: a signal while the state opens or the app starts counts too.
     const graceMs = result.loaded.config.daemon.shutdown_grace;
     const decide = (reason: string) => ctx.exiting?.({ reason, graceMs });
     const onAbort = () => decide(String((ctx.signal.reason as Error | undefined)?.message ?? 'stopped'));
     if (ctx.signal.aborted) onAbort();
     else ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const app = await openApp(ctx, result.loaded, configPath);
+    if (app instanceof StateStoreError) {
+      ctx.signal.removeEventListener('abort', onAbort);
+      ctx.stderr.write(`ledger-sentinel run: ${app.message}\n`);
+      return 1;
+    }
+    const onHangup = () => void app.reloadFromDisk();
+    ctx.hangups?.addEventListener('SIGHUP', onHangup);
     let failed: Error | undefined;
     try {
       void app.failure().then((err) => decide(err.message));
