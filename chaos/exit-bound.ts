@@ -67,6 +67,26 @@ function probe(set: ReplicaSet, paused: Set<ReplicaProcess>) {
   };
 }
 
+/** Live replicas reporting the leader role; polled for up to 30 s while a handover settles (0 or 2 → again). */
+async function leadersNow(set: ReplicaSet): Promise<number> {
+  let n = 0;
+  await until(
+    async () => {
+      const live = set.slots.map((s) => s.current).filter(alive);
+      const roles = await Promise.all(
+        live.map(async (r) =>
+          (await (await fetch(`${await r.proc.httpUrl()}/readyz`)).text()).includes('role: leader'),
+        ),
+      );
+      n = roles.filter(Boolean).length;
+      return n === 1;
+    },
+    30_000,
+    250,
+  );
+  return n;
+}
+
 async function randomFaults(set: ReplicaSet, paused: Set<ReplicaProcess>, n: number): Promise<void> {
   const random = seeded(20261126);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
@@ -141,12 +161,7 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
     const result = await rig.settle(120_000);
     const pending = (await deliveriesByStatus(url)).pending ?? 0;
     await probes.stop();
-    const live = set.slots.map((s) => s.current).filter(alive);
-    const roles = await Promise.all(
-      live.map(async (r) =>
-        (await (await fetch(`${await r.proc.httpUrl()}/readyz`)).text()).includes('role: leader'),
-      ),
-    );
+    const leaders = await leadersNow(set);
     const exits = set.all().filter((r) => r.exitedAt !== undefined && r.decidedAt !== undefined);
     const took = exits.map((r) => exitTook(r)!);
     const lostLines = set.all().map((r) => linesWith(r.proc.stdout(), '"msg":"leadership lost'));
@@ -183,7 +198,7 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
           note: `${answered} of ${asked}`,
         },
       ),
-      checked(SUITE, 'leaders at the end', roles.filter(Boolean).length, '==', 1),
+      checked(SUITE, 'leaders at the end', leaders, '==', 1),
       checked(SUITE, 'deliveries pending at the end', pending, '==', 0),
       figure(SUITE, 'expected alerts (ground truth)', result.expected),
       lostAlerts(SUITE, result),
