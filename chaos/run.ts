@@ -27,6 +27,7 @@ import { failover } from './failover.js';
 import { nearFutureHead } from './near-future-head.js';
 import { clockStep } from './clock-step.js';
 import { namesAndViews } from './names-and-views.js';
+import { exitBound } from './exit-bound.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -48,6 +49,7 @@ const SCENARIOS: readonly Scenario[] = [
   nearFutureHead,
   clockStep,
   namesAndViews,
+  exitBound,
 ];
 
 const { values } = parseArgs({

@@ -40,6 +40,8 @@ export interface App {
 export function createApp(options: AppOptions): App {
   const ctx = createAppContext(options);
   const { log, metrics, store, health } = ctx.shared;
+  // One stop: a lost lease (abdicate) and the process's own stop may both ask; the second waits for the first.
+  let stopping: Promise<void> | undefined;
   const app: App = {
     log,
     metrics,
@@ -50,7 +52,7 @@ export function createApp(options: AppOptions): App {
     reload: (next) => applyReload(ctx, next),
     // One reload at a time: a burst of signals queues behind the one running.
     reloadFromDisk: () => reloadFromDisk(ctx),
-    stop: (stopOptions = {}) => stopApp(ctx, stopOptions.graceMs),
+    stop: (stopOptions = {}) => (stopping ??= stopApp(ctx, stopOptions.graceMs)),
     failure: () => ctx.failure,
   };
   return app;

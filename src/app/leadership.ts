@@ -22,7 +22,10 @@ export interface LeadershipOptions {
   readonly lead: (token: bigint) => Promise<unknown>;
   /** Stop tailing and delivering now, without a grace period. */
   readonly abdicate: () => Promise<void>;
-  /** Leadership was lost after abdicate(): the app fails and the process exits non-zero. */
+  /**
+   * Leadership was lost: called at once (abdicate() runs meanwhile, and stop() waits for it), so that the
+   * process's exit bound starts at the loss, not after a stop that may wait on an unreachable database.
+   */
   readonly onLost: (error: Error) => void;
   /** Renew / acquire interval (default ttl/3). */
   readonly intervalMs?: number;
@@ -56,6 +59,8 @@ interface LeadershipState {
   readonly options: LeadershipOptions;
   lastToken: bigint | undefined;
   starting: Promise<void>;
+  /** The runtime's stop after a loss (resolved when none). */
+  abdicated: Promise<void>;
 }
 
 function seen(state: LeadershipState, token: bigint): void {
@@ -90,17 +95,15 @@ function lost(state: LeadershipState, reason: string): void {
     { reason, holder: lease.holder },
     'leadership lost: tail and delivery stopped; exiting so that the process restarts as a standby',
   );
-  void state.starting
+  state.abdicated = state.starting
     .then(() => state.options.abdicate())
-    .catch((err: unknown) => log.error({ err }, 'stopping the runtime after losing the lease failed'))
-    .then(() =>
-      state.options.onLost(
-        new Error(
-          `leadership lost (${reason}); tail and delivery stopped. The process exits so that it restarts as a ` +
-            'standby; if this repeats, check the database latency against ha.lease_ttl (docs/reliability.md)',
-        ),
-      ),
-    );
+    .catch((err: unknown) => log.error({ err }, 'stopping the runtime after losing the lease failed'));
+  state.options.onLost(
+    new Error(
+      `leadership lost (${reason}); tail and delivery stopped. The process exits so that it restarts as a ` +
+        'standby; if this repeats, check the database latency against ha.lease_ttl (docs/reliability.md)',
+    ),
+  );
 }
 
 function readiness(lease: Lease, elector: LeaseElector): ReadinessCheck {
@@ -115,7 +118,12 @@ function readiness(lease: Lease, elector: LeaseElector): ReadinessCheck {
 
 export function startLeadership(options: LeadershipOptions): Leadership {
   const { lease, log, metrics } = options;
-  const state: LeadershipState = { options, lastToken: undefined, starting: Promise.resolve() };
+  const state: LeadershipState = {
+    options,
+    lastToken: undefined,
+    starting: Promise.resolve(),
+    abdicated: Promise.resolve(),
+  };
   const elector = startLeaseElector({
     lease,
     log,
@@ -135,6 +143,7 @@ export function startLeadership(options: LeadershipOptions): Leadership {
     fenced: (error) => elector.resign(`a write was refused by the fence: ${error.message}`),
     async stop() {
       await state.starting;
+      await state.abdicated;
       await elector.stop();
       metrics.leader.set(0);
       await options.close?.();

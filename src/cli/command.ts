@@ -13,6 +13,18 @@ export interface CliContext {
   readonly hangups?: EventTarget;
   /** This process's id, recorded as the owner of the state dir (absent: "unknown" in the holder message). */
   readonly pid?: number;
+  /**
+   * The command decided to end the process (a signal, a lost lease, a lost state store) and will stop within
+   * graceMs: the process entry then bounds the exit (src/main.ts, docs/operations.md "Exit bound"). Called at
+   * most once counts; absent where the caller does not bound it (tests running a command in-process).
+   */
+  readonly exiting?: (decision: ExitDecision) => void;
+}
+
+/** Why the process is about to end, and how long its graceful stop may take. */
+export interface ExitDecision {
+  readonly reason: string;
+  readonly graceMs: number;
 }
 
 export interface Command {

@@ -10,6 +10,7 @@ import type { Channel } from './channels.js';
 import { deliver, type DeliveryOutcome, type RetryPolicy } from './deliver.js';
 import { readyGroups, type DeliveryGroup } from './group.js';
 import type { DeliveryRow, Outbox } from './outbox.js';
+import type { LaneBackoff } from './lane-backoff.js';
 import type { PauseBoard } from './pause-board.js';
 import { findSilence } from './route.js';
 import { screenMuted, type RouteMutes } from './mute-screen.js';
@@ -42,6 +43,8 @@ export interface PassContext {
   readonly laneEnded: () => void;
   /** When each channel last re-sent its firing alerts (resend.ts); in memory, so a start re-sends at once. */
   readonly resentAt: Map<string, number>;
+  /** Channels whose last lane failed, held back with backoff (lane-backoff.ts); without it a failure is logged. */
+  readonly backoff?: LaneBackoff;
   /** StateStore.durable: a fenced replica never sends, and a recorded outcome is durable before the next group. */
   readonly durable?: () => Promise<void>;
 }
@@ -118,7 +121,13 @@ function startLane(
     }
     if (resend && claiming()) await resendFiring(ctx, channel, signals.abort, sentKeys);
   })()
-    .catch((err: unknown) => ctx.log.error({ err, notifier: channel }, 'delivery lane failed'))
+    .then(
+      () => ctx.backoff?.succeeded(channel),
+      (err: unknown) =>
+        ctx.backoff
+          ? ctx.backoff.failed(channel, err, ctx.now())
+          : ctx.log.error({ err, notifier: channel }, 'delivery lane failed'),
+    )
     .finally(() => {
       ctx.lanes.delete(channel);
       updateDepth(ctx);
@@ -154,10 +163,17 @@ function screen(ctx: PassContext, row: DeliveryRow, now: number, extra: Screen |
   return false;
 }
 
-/** Channels no pass may take rows of now: those with a lane running and those a receiver has paused. */
-export function heldChannels(ctx: Pick<PassContext, 'lanes' | 'pauses'>, now: number): Set<string> {
+/**
+ * Channels no pass may take rows of now: those with a lane running, those a receiver has paused and those whose
+ * last lane failed (backing off).
+ */
+export function heldChannels(
+  ctx: Pick<PassContext, 'lanes' | 'pauses' | 'backoff'>,
+  now: number,
+): Set<string> {
   const held = new Set(ctx.lanes.keys());
   for (const pause of ctx.pauses.list()) if (pause.until > now) held.add(pause.channel);
+  for (const channel of ctx.backoff?.held(now).keys() ?? []) held.add(channel);
   return held;
 }
 

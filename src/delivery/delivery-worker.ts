@@ -25,6 +25,7 @@ import { nextGroupReadyAt } from './group.js';
 import type { Outbox } from './outbox.js';
 import { nextResendAt } from './resend.js';
 import { createPauseBoard, type PauseBoard } from './pause-board.js';
+import { createLaneBackoff } from './lane-backoff.js';
 import type { Silence } from '../notifiers/schema.js';
 import type { Suppression } from './suppression.js';
 import type { RouteMutes } from './route-mute.js';
@@ -161,13 +162,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 function createWorkerState(options: DeliveryWorkerOptions): WorkerState {
   const closing = new AbortController();
   const aborter = new AbortController();
+  const log = options.logger.child({ component: 'delivery' });
   const w: WorkerState = {
     ctx: {
       ...options,
       silences: options.silences ?? [],
       policy: { ...DEFAULT_RETRY_POLICY, ...options.retry },
-      log: options.logger.child({ component: 'delivery' }),
+      log,
       pauses: options.pauses ?? createPauseBoard(),
+      backoff: createLaneBackoff(log),
       lanes: new Map(),
       laneEnded: () => w.wake.abort(),
       resentAt: new Map(),
@@ -209,6 +212,8 @@ async function run(w: WorkerState): Promise<void> {
     }
     if (closing.signal.aborted) break;
     await options.sleep(waitMs, woken).catch(() => undefined);
+    // Every pass lets timers and I/O run first (/healthz, signals, the lease), however soon the next is due.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
@@ -261,8 +266,13 @@ function nextWakeIn(ctx: PassContext, idleMs: number): number {
   if (pending.some((row) => row.attempts > 0)) return 0;
   const groupAt = nextGroupReadyAt(pending, groupWait(ctx, false));
   const pauseEnds = ctx.pauses.list().map((p) => p.until);
-  const candidates = [groupAt, ctx.outbox.nextDueAt(now), nextResendAt(ctx, now), ...pauseEnds].filter(
-    (t): t is number => t !== undefined && t > now,
-  );
+  const backoffEnds = [...(ctx.backoff?.held(now).values() ?? [])];
+  const candidates = [
+    groupAt,
+    ctx.outbox.nextDueAt(now),
+    nextResendAt(ctx, now),
+    ...pauseEnds,
+    ...backoffEnds,
+  ].filter((t): t is number => t !== undefined && t > now);
   return Math.max(0, Math.min(idleMs, ...candidates.map((t) => t - now)));
 }

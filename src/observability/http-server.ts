@@ -59,7 +59,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => closeServer(server),
   };
 }
 
@@ -127,6 +127,25 @@ function refuse(req: IncomingMessage, res: ServerResponse, path: string): void {
     .end(
       `${JSON.stringify({ error: 'http.api_read_auth is on: send Authorization: Bearer <token> (http.api_token_file), or log in at /login' })}\n`,
     );
+}
+
+/** How long a request still being answered at close may finish before its connection is cut. */
+const CLOSE_GRACE_MS = 1_000;
+
+/**
+ * Stops listening, ends idle keep-alive connections at once and cuts the ones still busy after CLOSE_GRACE_MS, so
+ * that a client holding a connection open can never hold the process's exit up.
+ */
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    cut.unref();
+    server.close(() => {
+      clearTimeout(cut);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {

@@ -19,6 +19,9 @@ export interface PostgresServer {
   createDatabase(name: string): string;
   /** pg_ctl stop -m fast, then start again on the same port (a database restart as operators do it). */
   restart(): void;
+  /** pg_ctl stop -m immediate (a crash: no checkpoint, every connection dropped); start() brings it back. */
+  crash(): void;
+  start(): void;
   stop(): void;
   /** Stops the server and removes its data dir. */
   destroy(): void;
@@ -70,9 +73,9 @@ export async function startPostgres(options: { readonly binDir?: string } = {}):
       `-p ${port} -h 127.0.0.1 -k ${dataDir} -c fsync=off -c max_connections=200`,
       'start',
     ]);
-  const stop = (): void => {
+  const stop = (mode = 'fast'): void => {
     if (existsSync(join(pgdata, 'postmaster.pid')))
-      run(asUser, join(bin, 'pg_ctl'), ['-D', pgdata, '-m', 'fast', '-w', 'stop']);
+      run(asUser, join(bin, 'pg_ctl'), ['-D', pgdata, '-m', mode, '-w', 'stop']);
   };
   start();
   const createDatabase = (name: string): string => {
@@ -89,7 +92,9 @@ export async function startPostgres(options: { readonly binDir?: string } = {}):
       stop();
       start();
     },
-    stop,
+    crash: () => stop('immediate'),
+    start,
+    stop: () => stop(),
     destroy: () => {
       try {
         stop();

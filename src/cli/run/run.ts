@@ -35,6 +35,8 @@ kept. On SIGTERM it stops polling, sends what is pending for daemon.shutdown_gra
 Exits 1 when its state dir is held by another daemon, or is deleted or replaced while it runs.
 With ha.enabled it stands by until it holds the lease, then leads; it exits 1 when it loses the lease or a
 write is refused by the fence, so that it restarts as a standby.
+Once it decides to exit it is gone within daemon.shutdown_grace + 5 s: past that it exits 3 and names what
+was still open (docs/operations.md, "Exit bound").
 `;
 
 /** The CliContext, plus SIGHUP as events when the process entry provides them. */
@@ -146,10 +148,18 @@ export const run: Command = {
       printIssues(ctx.stderr, result.issues);
       return 1;
     }
+    // From the moment it decides to exit, the process is gone within the exit bound (src/main.ts), whatever
+    // is still open: a signal while the state opens or the app starts counts too.
+    const graceMs = result.loaded.config.daemon.shutdown_grace;
+    const decide = (reason: string) => ctx.exiting?.({ reason, graceMs });
+    const onAbort = () => decide(String((ctx.signal.reason as Error | undefined)?.message ?? 'stopped'));
+    if (ctx.signal.aborted) onAbort();
+    else ctx.signal.addEventListener('abort', onAbort, { once: true });
     const app = args.dryRun
       ? openDryRun(ctx, result.loaded, configPath)
       : await openApp(ctx, result.loaded, configPath);
     if (app instanceof StateStoreError) {
+      ctx.signal.removeEventListener('abort', onAbort);
       ctx.stderr.write(`ledger-sentinel run: ${app.message}\n`);
       return 1;
     }
@@ -157,9 +167,11 @@ export const run: Command = {
     ctx.hangups?.addEventListener('SIGHUP', onHangup);
     let failed: Error | undefined;
     try {
+      void app.failure().then((err) => decide(err.message));
       await app.start();
       failed = await Promise.race([waitForAbort(ctx.signal).then(() => undefined), app.failure()]);
     } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
       ctx.hangups?.removeEventListener('SIGHUP', onHangup);
       await app.stop();
     }

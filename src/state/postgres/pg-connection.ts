@@ -31,6 +31,13 @@ export function redactUrl(url: string): string {
   }
 }
 
+/**
+ * A transaction left idle this long is ended by the server. A replica paused (SIGSTOP, a frozen VM) between two
+ * statements of a batch would otherwise hold the lease row it read FOR SHARE (the fence) for as long as it stays
+ * paused, and no standby could take the lease over; its batch is then retried on waking and refused by the fence.
+ */
+export const IDLE_IN_TRANSACTION_MS = 5_000;
+
 export function clientConfig(options: PostgresConnectOptions): pg.ClientConfig {
   const read = options.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
   const s = options.ssl;
@@ -49,6 +56,7 @@ export function clientConfig(options: PostgresConnectOptions): pg.ClientConfig {
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     statement_timeout: options.statementTimeoutMs ?? 30_000,
     query_timeout: (options.statementTimeoutMs ?? 30_000) + 5_000,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
     application_name: 'ledger-sentinel',
   };
 }

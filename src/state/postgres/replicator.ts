@@ -147,6 +147,8 @@ async function step(r: ReplicatorState, attempt: number): Promise<number> {
     await applyBatch(r.client, group.length === 1 ? group[0]! : mergeBatches(group), options.fence);
   } catch (err) {
     if (!(err instanceof Error) || !retryable(err)) throw err;
+    // Abandoned or closed: the statement failed because its connection was cut on purpose, nothing to retry.
+    if (r.stop.signal.aborted) return attempt;
     const wait = Math.min(r.backoff.maxMs, r.backoff.initialMs * 2 ** Math.min(attempt, 16));
     options.log.warn(
       { err, attempt: attempt + 1, retryInMs: wait, pending: queue.length },
