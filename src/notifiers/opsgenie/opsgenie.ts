@@ -6,7 +6,7 @@
 // backoff (Retry-After when given), and the API key is paused for every notifier using it. A retried create with
 // the same alias is folded into the open alert by Opsgenie; a repeated close of a closed alert changes nothing.
 import { httpPost } from '../http-post.js';
-import { notificationAlerts, type Notifier, type SendReceipt } from '../notifier.js';
+import type { Notifier } from '../notifier.js';
 import { createAcceptedMemory } from '../accepted-memory.js';
 import type { NotifierKind } from '../registry.js';
 import { OpsgenieConfig } from './config.js';
@@ -22,12 +22,10 @@ export const opsgenie: NotifierKind<OpsgenieConfig> = {
     return {
       name,
       kind: 'opsgenie',
-      async send(notification, signal) {
-        let receipt: SendReceipt | undefined;
-        for (const alert of notificationAlerts(notification)) {
-          if (accepted.has(alert.id)) continue;
+      send(notification, signal) {
+        return accepted.sendEach(notification, (alert) => {
           const { path, body } = opsgenieRequest(alert, config);
-          receipt = await httpPost({
+          return httpPost({
             what: `Opsgenie of notifier "${name}"`,
             url: `${config.api_url}${path}`,
             body: JSON.stringify(body),
@@ -41,9 +39,7 @@ export const opsgenie: NotifierKind<OpsgenieConfig> = {
             hint: opsgenieHint,
             secrets,
           });
-          accepted.add(alert.id);
-        }
-        return receipt;
+        });
       },
     };
   },

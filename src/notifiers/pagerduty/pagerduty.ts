@@ -6,7 +6,7 @@
 // ~120 events a minute: retried after Retry-After, or 30 s as PagerDuty advises, and the key is paused for every
 // notifier using it); 5xx and network errors retried with backoff.
 import { httpPost } from '../http-post.js';
-import { notificationAlerts, type Notifier, type SendReceipt } from '../notifier.js';
+import type { Notifier } from '../notifier.js';
 import { createAcceptedMemory } from '../accepted-memory.js';
 import type { NotifierKind } from '../registry.js';
 import { PagerdutyConfig } from './config.js';
@@ -26,12 +26,10 @@ export const pagerduty: NotifierKind<PagerdutyConfig> = {
     return {
       name,
       kind: 'pagerduty',
-      async send(notification, signal) {
-        let receipt: SendReceipt | undefined;
-        for (const alert of notificationAlerts(notification)) {
-          if (accepted.has(alert.id)) continue;
+      send(notification, signal) {
+        return accepted.sendEach(notification, (alert) => {
           const event = pagerdutyEvent(alert, config);
-          receipt = await httpPost({
+          return httpPost({
             what: `PagerDuty (Events API v2) of notifier "${name}"`,
             url: config.url,
             body: JSON.stringify({ routing_key: config.routing_key, ...event }),
@@ -46,9 +44,7 @@ export const pagerduty: NotifierKind<PagerdutyConfig> = {
             hint: pagerdutyHint,
             secrets,
           });
-          accepted.add(alert.id);
-        }
-        return receipt;
+        });
       },
     };
   },
