@@ -22,6 +22,8 @@ export interface Loaded {
   readonly rules: readonly LoadedRule[];
   /** Rule paths as resolved (relative ones against the config file's folder). */
   readonly rulePaths: readonly string[];
+  /** Doubts about valid rules (rules/rule-warnings.ts): logged, printed by `check`, shown on the status page. */
+  readonly warnings?: readonly ConfigIssue[];
   /** Accounts named by EVM address or alias whose id is not known yet (set by app/account-resolution.ts). */
   readonly unresolved?: readonly UnresolvedAccount[];
 }
@@ -63,7 +65,8 @@ export function loadAll(configPath: string, options: LoadAllOptions): LoadAllRes
   if (!rules.ok) return rules;
   const labels = labelIssues(configPath, config, rules.rules, accounts, options);
   if (labels.length) return { ok: false, issues: labels };
-  return { ok: true, loaded: { config, accounts, ruleSet: rules.ruleSet, rules: rules.rules, rulePaths } };
+  const { ruleSet, warnings } = rules;
+  return { ok: true, loaded: { config, accounts, ruleSet, rules: rules.rules, rulePaths, warnings } };
 }
 
 /** The rule files' problems when the config has its own: every error in one run, not one file per fix. */

@@ -20,6 +20,13 @@ describe('setupNotices', () => {
     expect(notices[2]).toMatch(/^No notifier is configured: .*config\.notifiers/);
   });
 
+  it('adds each rule warning at its place, so the log and the status page show it', () => {
+    const warning = { file: 'rules/a.yaml', line: 3, col: 20, path: 'when.type.0', message: 'not known' };
+    const withWarning = { ...loaded(1, 1, ['ops-slack']), warnings: [warning] } as Loaded;
+
+    expect(setupNotices(withWarning)).toEqual(['Rule warning: rules/a.yaml:3:20 when.type.0: not known']);
+  });
+
   it('says nothing once rules, accounts and a notifier are there', () => {
     expect(setupNotices(loaded(1, 1, ['ops-slack']))).toEqual([]);
   });

@@ -1,6 +1,8 @@
 // What a fresh install still lacks before it can alert (no enabled rule, no watched account, no notifier): said
 // once in the log at start and after each reload, and at the top of the status page, with the next step. A
 // default `helm install` starts this way on purpose (docs/deployment.md, "First install").
+// Rule warnings (a valid rule that is probably not meant) join them, each at its file:line:col.
+import { formatIssue } from '../config/config-error.js';
 import type { Loaded } from './load-all.js';
 
 export function setupNotices(loaded: Loaded): string[] {
@@ -21,5 +23,6 @@ export function setupNotices(loaded: Loaded): string[] {
       'No notifier is configured: alerts are shown here and by the API only. Add one under notifiers: ' +
         '(Helm: config.notifiers, its secret from a mounted Secret with a *_file key); docs/notifiers.md.',
     );
+  for (const warning of loaded.warnings ?? []) notices.push(`Rule warning: ${formatIssue(warning)}`);
   return notices;
 }

@@ -40,6 +40,14 @@ export interface Condition<T = unknown> {
    * Pure; called only for records that matched, so it may assume the condition held.
    */
   readonly explain: (value: T, facts: Facts, tools: ExplainTools) => string;
+  /** What is valid but probably not meant (a name the service's tables of this version do not know). */
+  readonly warnings?: (value: T) => readonly ConditionWarning[];
+}
+
+/** A doubt about a valid value, `at` a path inside the condition's value (`[2]`: its third item). */
+export interface ConditionWarning {
+  readonly at: readonly (string | number)[];
+  readonly message: string;
 }
 
 export function defineCondition<T>(condition: Condition<T>): Condition {

@@ -196,7 +196,7 @@ const expected: [string, string][] = [
   ],
   [
     'unknown-result.yaml',
-    'unknown-result.yaml:6:16 when.result.0: unknown result name "SUCESS"; did you mean "SUCCESS"?',
+    'unknown-result.yaml:6:16 when.result.0: unknown result name "sucess"; did you mean "SUCCESS"?',
   ],
   [
     'unknown-rule-key.yaml',
@@ -204,7 +204,7 @@ const expected: [string, string][] = [
   ],
   [
     'unknown-type.yaml',
-    'unknown-type.yaml:6:14 when.type.0: unknown transaction type "CRYPTOTRANSFERS"; did you mean "CRYPTOTRANSFER"?',
+    'unknown-type.yaml:6:14 when.type.0: unknown transaction type "cryptotransfer"; did you mean "CRYPTOTRANSFER"?',
   ],
   [
     'window-duration.yaml',
@@ -327,5 +327,45 @@ describe('loading rules', () => {
     const result = loadRules(options);
 
     expect(result.ok && result.ruleSet.rules.length).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('names this version does not know', () => {
+  // A newer query service adds transaction types and result codes: a rule naming one stays valid (a warning
+  // with the closest known name), so upgrading the service never makes a rule file invalid.
+  const file = (when: string) => ({
+    file: 'newer.yaml',
+    text: `rules:\n  - id: r\n    summary: s\n    when:\n${when}`,
+  });
+
+  it('loads a rule on an unknown upper-case type, with a warning at the name naming the closest', () => {
+    const result = loadRules({ ...base, files: [file('      type: [CRYPTOTRANSFER, CRYPTOTRANSFERS]\n')] });
+
+    expect(result.ok).toBe(true);
+    expect(result.ok && result.warnings.map(formatIssue)).toEqual([
+      'newer.yaml:5:30 when.type.1: transaction type "CRYPTOTRANSFERS" is not known to this version (the closest known is CRYPTOTRANSFER); the rule matches it only if the query service sends that name (a newer service may): check the spelling',
+    ]);
+  });
+
+  it('warns inside all/any/not and about result names, and the rule still matches the new name', () => {
+    const when =
+      '      any:\n        - not: { result: [SUCCESS, NEW_RESULT_CODE] }\n        - type: [HOOKSTORE2]\n';
+    const result = loadRules({ ...base, files: [file(when)] });
+
+    expect(result.ok && result.warnings.map((w) => `${w.line}:${w.col} ${w.path}`)).toEqual([
+      '6:36 when.any.0.not.result.1',
+      '7:18 when.any.1.type.0',
+    ]);
+    const rule = result.ok ? result.ruleSet.rules[0] : undefined;
+    expect(rule?.predicate({ tx: { name: 'HOOKSTORE2', result: 'SUCCESS' } } as never)).toBe(true);
+  });
+
+  it('gives no warning for known names', () => {
+    const result = loadRules({
+      ...base,
+      files: [file('      type: [HOOKSTORE]\n      result: [SUCCESS]\n')],
+    });
+
+    expect(result.ok && result.warnings).toEqual([]);
   });
 });

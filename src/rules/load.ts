@@ -8,6 +8,7 @@ import { compileRules, type RuleSet } from './compile.js';
 import { crossFileIssues } from './cross-file-issues.js';
 import { expandPaths, type ListDir } from './expand-paths.js';
 import { refsFromYaml, refsOfRule, type RuleRefs } from './rule-refs.js';
+import { ruleWarnings } from './rule-warnings.js';
 import { RuleFile, type Rule } from './schema.js';
 import { templateIssues } from './template-issues.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
@@ -46,8 +47,10 @@ export interface LoadedRule {
   readonly rule: Rule;
 }
 
+/** `warnings`: doubts about valid rules (rule-warnings.ts); they never fail a load. */
 export type LoadRulesResult =
-  { ok: true; ruleSet: RuleSet; rules: LoadedRule[] } | { ok: false; issues: ConfigIssue[] };
+  | { ok: true; ruleSet: RuleSet; rules: LoadedRule[]; warnings: ConfigIssue[] }
+  | { ok: false; issues: ConfigIssue[] };
 
 export function loadRules(options: LoadRulesOptions): LoadRulesResult {
   const readFile = options.readFile ?? readUtf8File;
@@ -74,8 +77,10 @@ export function loadRules(options: LoadRulesOptions): LoadRulesResult {
   }
   const loaded: LoadedRule[] = [];
   const refs: RuleRefs[] = [];
+  const warnings: ConfigIssue[] = [];
   for (const { file, text } of texts) {
     const rules = parsedRules(file, text, options, issues, refs);
+    if (rules) warnings.push(...ruleWarnings(file, text, rules));
     rules?.forEach((rule, index) => {
       loaded.push({ file, index, rule });
       refs.push(refsOfRule(file, index, rule));
@@ -89,7 +94,7 @@ export function loadRules(options: LoadRulesOptions): LoadRulesResult {
     loaded.map((l) => l.rule),
     { accounts: options.accounts, explorerUrl: options.explorerUrl, accountUrl: options.accountUrl },
   );
-  return { ok: true, ruleSet, rules: loaded };
+  return { ok: true, ruleSet, rules: loaded, warnings: sortIssues(warnings) };
 }
 
 /** The file's rules, or undefined with its issues (and the refs its YAML still shows) pushed. */

@@ -47,6 +47,19 @@ describe('check', () => {
     expect(run.stdout()).toContain('valid: 1 accounts, 1 rules from 1 path(s), 1 notifiers');
   });
 
+  it('prints a warning for a transaction type this version does not know, and still exits 0', async () => {
+    write(CONFIG, RULE.replace("{ debit: '1000 hbar' }", '{ type: [CRYPTOTRANSFERS] }'));
+
+    const run = startCli(['check', '--config', 'config.yaml'], { cwd: dir });
+    const code = await run.done;
+
+    expect(code).toBe(0);
+    expect(run.stderr()).toContain(
+      'rules/a.yaml:3:20 when.type.0: transaction type "CRYPTOTRANSFERS" is not known to this version (the closest known is CRYPTOTRANSFER)',
+    );
+    expect(run.stdout()).toContain('1 notifiers, 1 warning (above)');
+  });
+
   it('accepts every account id form, says which ids are looked up at start, and sends no request', async () => {
     const requests: string[] = [];
     const server = createServer((req, res) => {

@@ -7,6 +7,7 @@ import { loadAll } from '../../app/load-all.js';
 import type { Config } from '../../app/config/schema.js';
 import { createChannels } from '../../delivery/channels.js';
 import { createLogger } from '../../observability/logger.js';
+import { formatIssue } from '../../config/config-error.js';
 import { printIssues } from '../common/print-issues.js';
 import type { Command } from '../command.js';
 import { DEFAULT_CONFIG } from '../run/run.js';
@@ -15,7 +16,8 @@ import { resolutionPlan } from './resolution-plan.js';
 const USAGE = `Usage: ledger-sentinel check [--config <file>] [--offline]
 
 Validates the config file and all rule files it names, without starting anything. Prints every error as
-file:line:col path: message and exits 1 when there is any, 0 when all is valid. Nothing is sent and no
+file:line:col path: message and exits 1 when there is any, 0 when all is valid (warnings, such as a
+transaction type this version does not know, are printed and do not fail the check). Nothing is sent and no
 service is contacted. For each account named by EVM address or alias, prints how the daemon will find its id.
 
 Options:
@@ -45,14 +47,20 @@ export const check: Command = {
       ctx.stderr.write(`${refused}\n1 error\n`);
       return 1;
     }
+    const warnings = result.loaded.warnings ?? [];
+    for (const warning of warnings) ctx.stderr.write(`warning: ${formatIssue(warning)}\n`);
     const notifiers = Object.keys(config.notifiers).length;
     ctx.stdout.write(
-      `${configPath}: valid: ${accounts.length} accounts, ${ruleSet.rules.length} rules from ${rulePaths.length} path(s), ${notifiers} notifiers${offline ? ' (offline: secret files not read)' : ''}\n`,
+      `${configPath}: valid: ${accounts.length} accounts, ${ruleSet.rules.length} rules from ${rulePaths.length} path(s), ${notifiers} notifiers${warningCount(warnings.length)}${offline ? ' (offline: secret files not read)' : ''}\n`,
     );
     ctx.stdout.write(resolutionPlan(accounts, config.ledger.base_url));
     return 0;
   },
 };
+
+function warningCount(n: number): string {
+  return n === 0 ? '' : `, ${n} warning${n === 1 ? '' : 's'} (above)`;
+}
 
 function parseCheckArgs(
   argv: readonly string[],

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { defineCondition } from '../condition.js';
-import { suggest } from '../suggest.js';
+import { serviceName, unknownNames, type ServiceNames } from '../service-name.js';
 import { RESULT_NAMES, SUCCESS_RESULTS } from '@ledger-sentinel/ledger-model/result-codes';
 
-const ResultName = z.string().refine((name) => RESULT_NAMES.has(name), {
-  error: (i) =>
-    `unknown result name ${JSON.stringify(i.input)}; ${suggest(String(i.input), [...RESULT_NAMES], 'SUCCESS or INSUFFICIENT_PAYER_BALANCE')}`,
-});
+const RESULTS: ServiceNames = {
+  what: 'result name',
+  known: RESULT_NAMES,
+  examples: 'SUCCESS or INSUFFICIENT_PAYER_BALANCE',
+};
+const ResultName = serviceName(RESULTS);
 
 /** `success` / `fail` as the service's `result=` filter defines them (fail = not in SUCCESS_RESULTS), or names. */
 export const result = defineCondition({
@@ -31,4 +33,5 @@ export const result = defineCondition({
     if (value === 'fail') return `result ${got} (a failure)`;
     return `result ${got} in the list`;
   },
+  warnings: (value) => (typeof value === 'string' ? [] : unknownNames(value, RESULTS)),
 });

@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { defineCondition } from '../condition.js';
-import { suggest } from '../suggest.js';
+import { serviceName, unknownNames, type ServiceNames } from '../service-name.js';
 import { TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
 
-const KNOWN = new Set(TRANSACTION_TYPES);
-const TypeName = z.string().refine((name) => KNOWN.has(name), {
-  error: (i) =>
-    `unknown transaction type ${JSON.stringify(i.input)}; ${suggest(String(i.input), TRANSACTION_TYPES, 'CRYPTOTRANSFER or CONTRACTCALL')}`,
-});
+const TYPES: ServiceNames = {
+  what: 'transaction type',
+  known: new Set(TRANSACTION_TYPES),
+  examples: 'CRYPTOTRANSFER or CONTRACTCALL',
+};
+const TypeName = serviceName(TYPES);
 
-/** The record's transaction type (`name`) is one of the listed names. */
+/** The record's transaction type (`name`) is one of the listed names (an unknown one is a warning). */
 export const type = defineCondition({
   name: 'type',
   sources: ['transactions'],
@@ -28,4 +29,5 @@ export const type = defineCondition({
     return (f) => names.has(f.tx?.name ?? '');
   },
   explain: (_value: string[], f) => `type ${f.tx?.name ?? ''}`,
+  warnings: (value: string[]) => unknownNames(value, TYPES),
 });
