@@ -4,8 +4,8 @@ import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatIssue } from '../../config/config-error.js';
-import { loadTestFile } from './load-test-file.js';
-import { runTestFile } from './run-test-file.js';
+import { loadTestFile } from '../../rule-test/load-test-file.js';
+import { runTestFile } from '../../rule-test/run-test-file.js';
 import { expandPaths } from '../../rules/expand-paths.js';
 import type { Command } from '../command.js';
 

@@ -2,13 +2,13 @@
 // the test file itself, in the rule files it names, and in what the two say about each other (check-test-file.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { ConfigIssue } from '../../config/config-error.js';
-import { loadYaml } from '../../config/load-yaml.js';
-import { parseYaml, type ParsedYaml } from '../../config/parse-yaml.js';
-import { compileRules, type RuleSet } from '../../rules/compile.js';
-import { loadRules } from '../../rules/load.js';
-import { watchedAccounts } from '../../tail/config.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { ConfigIssue } from '../config/config-error.js';
+import { loadYaml } from '../config/load-yaml.js';
+import { parseYaml, type ParsedYaml } from '../config/parse-yaml.js';
+import { compileRules, type RuleSet } from '../rules/compile.js';
+import { loadRules } from '../rules/load.js';
+import { watchedAccounts } from '../tail/config.js';
+import type { WatchedAccount } from '../tail/watched-account.js';
 import { checkTestFile } from './check-test-file.js';
 import { markSummary } from './own-summary.js';
 import { TestFile } from './schema.js';

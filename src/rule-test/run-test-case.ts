@@ -1,16 +1,16 @@
 // One test: a fresh engine, the inputs fed in order through the backtest's evaluation path (records-of.ts,
 // evaluate-records.ts: watch-list matching, call traces, verification), and the clock stepped from the start to
 // the end so absence and window rules see time pass. Returns every alert with the time it was sent at.
-import { actionsIdFor, createCallTraces } from '../../enrich/call-trace.js';
-import { createContractVerification, createdContractAddress } from '../../enrich/verification.js';
+import { actionsIdFor, createCallTraces } from '../enrich/call-trace.js';
+import { createContractVerification, createdContractAddress } from '../enrich/verification.js';
 import type { ContractAction } from '@ledger-sentinel/ledger-model/schema';
-import type { Alert } from '../../rules/alert.js';
-import type { RuleSet } from '../../rules/compile.js';
-import { createEngine } from '../../rules/engine.js';
-import type { TailRecord } from '../../tail/record-handler.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
-import { evaluateRecords, type EnrichSources } from '../backtest/evaluate-records.js';
-import { recordsOf, watchListOf, type WatchList } from '../backtest/records-of.js';
+import type { Alert } from '../rules/alert.js';
+import type { RuleSet } from '../rules/compile.js';
+import { createEngine } from '../rules/engine.js';
+import type { TailRecord } from '../tail/record-handler.js';
+import type { WatchedAccount } from '../tail/watched-account.js';
+import { evaluateRecords, type EnrichSources } from '../cli/backtest/evaluate-records.js';
+import { recordsOf, watchListOf, type WatchList } from '../cli/backtest/records-of.js';
 import { buildReward, buildTrace, buildTransaction } from './build-records.js';
 import type { Input, TestCase, TestFile } from './schema.js';
 import { clockOf, type TestClock } from './test-clock.js';
