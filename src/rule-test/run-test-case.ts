@@ -5,7 +5,6 @@
 import { actionsIdFor, createCallTraces } from '../enrich/call-trace.js';
 import { createContractVerification, createdContractAddress } from '../enrich/verification.js';
 import type { ContractAction } from '@ledger-sentinel/ledger-model/schema';
-import type { Alert } from '../rules/alert.js';
 import type { RuleSet } from '../rules/compile.js';
 import { createOfflinePipeline, type OfflinePipeline } from '../pipeline/offline/offline-pipeline.js';
 import type { TailRecord } from '../tail/record-handler.js';
@@ -15,17 +14,7 @@ import { buildReward, buildTrace, buildTransaction } from './build-records.js';
 import type { Input, TestCase, TestFile } from './schema.js';
 import { clockOf, type TestClock } from './test-clock.js';
 import { resolveTime } from './test-time.js';
-
-export interface SentAlert {
-  /** When the engine emitted it: the record's time, or the clock step's (ticks are whole milliseconds). */
-  readonly atNs: bigint;
-  readonly alert: Alert;
-}
-
-export interface TestRun {
-  readonly clock: TestClock;
-  readonly sent: SentAlert[];
-}
+import type { SentAlert, TestRun } from './types.js';
 
 export interface TestContext {
   readonly spec: Pick<TestFile, 'start' | 'eval_interval'>;
