@@ -27,12 +27,14 @@ const RULES = `rules:
 `;
 const T0 = 1_700_000_000;
 
-function pipelineWith(listActions: () => AsyncIterable<{ records: readonly unknown[] }>) {
+type ListActions = Parameters<typeof createCallTraces>[0]['listActions'];
+
+function pipelineWith(listActions: ListActions) {
   return createOfflinePipeline({
     ruleSet: ruleSetFrom(RULES),
     routes: [{ match: { severity: ['warning'] }, notify: ['pager'] }],
-    traces: createCallTraces({ listActions: listActions as never }),
-    verification: createContractVerification({}),
+    traces: createCallTraces({ listActions }),
+    verification: createContractVerification({ verify: undefined }),
   });
 }
 
