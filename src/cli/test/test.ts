@@ -1,5 +1,6 @@
 // `ledger-sentinel test <files>`: runs rule unit tests (YAML: input records, the alerts expected) against the rule
 // files they name, with no service, state or network. Exit 0 all passed, 1 a test failed, 2 a file is invalid.
+// The command only reads argv, prints and picks the exit code; loading, running and comparing is src/rule-test/.
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
