@@ -4,6 +4,7 @@
 import type { Alert } from '../rules/alert.js';
 import { countAlerts, emitAlerts } from '../pipeline/emit-alerts.js';
 import { escalateOnTick } from './escalate-on-tick.js';
+import { tickRules } from '../pipeline/tick-rules.js';
 import { MAX_QUARANTINE_ALERTS } from '../self-monitor/quarantine-conditions.js';
 import type { RuntimeParts, Shared } from './runtime.js';
 import { createSelfMonitor, type SelfMonitor, type SelfMonitorState } from '../self-monitor/self-monitor.js';
@@ -52,26 +53,16 @@ export function selfMonitorFor(shared: Shared, parts: RuntimeParts): SelfMonitor
   });
 }
 
-/** Time-based windows (absence) in their own transaction: alert state and outbox together. */
+/** Time-based windows (absence) in their own transaction: alert state and outbox together (pipeline/tick-rules.ts). */
 function tickEngine(shared: Shared, parts: RuntimeParts): void {
   const { store, repo, outbox, metrics, engines, log } = shared;
   const routes = () => parts.loaded.config.routes;
   try {
-    const engine = engines.current();
-    const alerts = store.transaction(() => {
-      // Windows and throttles drain by the ledger's time (the tail's head), never past now: a wall clock that
-      // jumps ahead does not forget every throttle (docs/tailing.md, "Clock steps").
-      const fired = engine.tick(shared.clock(), parts.tail.tailer.head.head);
-      emitAlerts({ outbox, routes }, fired);
-      const changes = engine.takeChanges();
-      repo.apply(changes);
-      outbox.firing.forget(changes.deletes);
-      return fired;
-    });
-    countAlerts(metrics, alerts);
+    // Windows and throttles drain by the ledger's time (the tail's head), never past now: a wall clock that
+    // jumps ahead does not forget every throttle (docs/tailing.md, "Clock steps").
+    tickRules({ store, repo, outbox, metrics, engines, routes }, shared.clock(), parts.tail.tailer.head.head);
     parts.delivery.worker.poke();
   } catch (err) {
-    engines.invalidate();
     log.error({ err }, 'rule tick failed');
   }
 }

@@ -1,5 +1,5 @@
 // `ledger-sentinel backtest --config <file> --from <ts> --to <ts>`: replays the rules over history without
-// sending anything, and shows what would have fired.
+// sending anything (through the daemon's pipeline, pipeline/offline/), and shows what would have fired.
 import { parseArgs } from 'node:util';
 import { parseTimeArg } from './parse-time.js';
 import { replay } from './replay.js';
@@ -89,6 +89,7 @@ export const backtest: Command = {
         client,
         ruleSet,
         accounts,
+        routes: config.routes,
         verification: createContractVerification({ verify: verifyFor(verifyClient, config) }),
         from: args.from,
         to: args.to,

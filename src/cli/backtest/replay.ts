@@ -1,21 +1,25 @@
 // Backtest: the rules replayed over a historical range of the query service, through the global transaction
-// listing in ascending order, matched to the watch list exactly as the global tailer does. Nothing is stored
-// and nothing is sent: the alerts that would have fired are returned.
+// listing in ascending order, matched to the watch list exactly as the global tailer does, and driven through
+// the daemon's own pipeline (pipeline/offline/offline-pipeline.ts: enrichment, alert state, routing, the rule
+// tick at each record's time). Nothing is stored and nothing is sent: the alerts that would have been sent are
+// returned.
 import { createCallTraces } from '../../enrich/call-trace.js';
 import type { ContractVerification } from '../../enrich/verification.js';
 import type { LedgerClient } from '../../ledger/client.js';
 import { formatTimestamp, parseTimestamp, timestampToMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import type { Alert } from '../../rules/alert.js';
 import type { RuleSet } from '../../rules/compile.js';
-import { createEngine } from '../../rules/engine.js';
+import type { Route } from '../../notifiers/schema.js';
+import { createOfflinePipeline, type OfflinePipeline } from '../../pipeline/offline/offline-pipeline.js';
 import type { WatchedAccount } from '../../tail/watched-account.js';
-import { evaluateRecords } from './evaluate-records.js';
-import { recordsOf, watchListOf } from './records-of.js';
+import { recordsOf, watchListOf } from '../../pipeline/offline/records-of.js';
 
 export interface ReplayOptions {
   readonly client: LedgerClient;
   readonly ruleSet: RuleSet;
   readonly accounts: readonly WatchedAccount[];
+  /** The config's routes: alerts are routed as the daemon would route them (nothing is sent). */
+  readonly routes?: readonly Route[];
   readonly verification: ContractVerification;
   /** Inclusive bounds, nanoseconds. */
   readonly from: bigint;
@@ -32,13 +36,22 @@ export interface ReplayResult {
 }
 
 export async function replay(options: ReplayOptions): Promise<ReplayResult> {
-  const engine = createEngine(options.ruleSet);
   const { client } = options;
-  const traces = createCallTraces({
-    listActions: (id) => client.listActions(id, { order: 'asc', limit: 100 }),
+  const pipeline = createOfflinePipeline({
+    ruleSet: options.ruleSet,
+    routes: options.routes,
+    traces: createCallTraces({ listActions: (id) => client.listActions(id, { order: 'asc', limit: 100 }) }),
+    verification: options.verification,
   });
+  try {
+    return await replayRange(options, pipeline);
+  } finally {
+    pipeline.close();
+  }
+}
+
+async function replayRange(options: ReplayOptions, pipeline: OfflinePipeline): Promise<ReplayResult> {
   const watch = watchListOf(options.accounts);
-  const sources = { traces, verification: options.verification };
   const alerts: Alert[] = [];
   let transactions = 0;
   let records = 0;
@@ -46,15 +59,15 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
     { op: 'gte' as const, value: formatTimestamp(options.from) },
     { op: 'lte' as const, value: formatTimestamp(options.to) },
   ];
-  const pages = client.listTransactions({ timestamp, order: 'asc', limit: 100 }, { signal: options.signal });
-  for await (const page of pages) {
+  const query = { timestamp, order: 'asc' as const, limit: 100 };
+  for await (const page of options.client.listTransactions(query, { signal: options.signal })) {
     for (const tx of page.records) {
       transactions += 1;
-      const ts = parseTimestamp(tx.consensus_timestamp);
-      alerts.push(...engine.tick(timestampToMillis(ts)));
+      // The rule tick at the record's time first, so absence windows fire when the daemon's would have.
+      alerts.push(...pipeline.tick(timestampToMillis(parseTimestamp(tx.consensus_timestamp))));
       const items = recordsOf(tx, watch);
       records += items.length;
-      alerts.push(...(await evaluateRecords(engine, items, sources)));
+      alerts.push(...(await pipeline.handOver(items, options.signal)));
     }
     const last = page.records.at(-1);
     options.onProgress?.(
@@ -63,6 +76,6 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
       alerts.length,
     );
   }
-  alerts.push(...engine.tick(timestampToMillis(options.to)));
+  alerts.push(...pipeline.tick(timestampToMillis(options.to)));
   return { alerts, transactions, records };
 }

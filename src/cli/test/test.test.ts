@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadTestFile } from './load-test-file.js';
+import { loadTestFile } from '../../rule-test/load-test-file.js';
 import { expandPaths } from '../../rules/expand-paths.js';
 import { loadRules } from '../../rules/load.js';
 import { REPO_DIR } from '../../../test/helpers/shared.js';

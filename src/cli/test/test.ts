@@ -1,11 +1,12 @@
 // `ledger-sentinel test <files>`: runs rule unit tests (YAML: input records, the alerts expected) against the rule
 // files they name, with no service, state or network. Exit 0 all passed, 1 a test failed, 2 a file is invalid.
+// The command only reads argv, prints and picks the exit code; loading, running and comparing is src/rule-test/.
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatIssue } from '../../config/config-error.js';
-import { loadTestFile } from './load-test-file.js';
-import { runTestFile } from './run-test-file.js';
+import { loadTestFile } from '../../rule-test/load-test-file.js';
+import { runTestFile } from '../../rule-test/run-test-file.js';
 import { expandPaths } from '../../rules/expand-paths.js';
 import type { Command } from '../command.js';
 

@@ -4,16 +4,7 @@
 // beside the closest unmatched alert, if any) and alerts nobody expected.
 import type { Expect } from './schema.js';
 import { resolveTime } from './test-time.js';
-
-export interface Observed {
-  readonly atNs: bigint;
-  readonly rule: string;
-  readonly accountId: string;
-  readonly accountName: string;
-  readonly state: 'firing' | 'resolved';
-  /** The rule's own summary template, rendered (own-summary.ts). */
-  readonly summary: string;
-}
+import type { Observed } from './types.js';
 
 export interface Mismatch {
   /** Index into the expectations. */

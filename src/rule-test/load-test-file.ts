@@ -2,28 +2,19 @@
 // the test file itself, in the rule files it names, and in what the two say about each other (check-test-file.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { ConfigIssue } from '../../config/config-error.js';
-import { loadYaml } from '../../config/load-yaml.js';
-import { parseYaml, type ParsedYaml } from '../../config/parse-yaml.js';
-import { compileRules, type RuleSet } from '../../rules/compile.js';
-import { loadRules } from '../../rules/load.js';
-import { watchedAccounts } from '../../tail/config.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { ConfigIssue } from '../config/config-error.js';
+import { loadYaml } from '../config/load-yaml.js';
+import { parseYaml } from '../config/parse-yaml.js';
+import { compileRules } from '../rules/compile.js';
+import { loadRules } from '../rules/load.js';
+import { watchedAccounts } from '../tail/config.js';
 import { checkTestFile } from './check-test-file.js';
 import { markSummary } from './own-summary.js';
 import { TestFile } from './schema.js';
+import type { LoadedTestFile } from './types.js';
 
 /** A test file is read whole and parsed with positions: a bound on what one file may cost. */
 const MAX_TEST_FILE_CHARS = 16 * 1024 * 1024;
-
-export interface LoadedTestFile {
-  /** As given (relative to the working directory), for messages. */
-  readonly file: string;
-  readonly parsed: ParsedYaml;
-  readonly spec: TestFile;
-  readonly ruleSet: RuleSet;
-  readonly accounts: readonly WatchedAccount[];
-}
 
 export type LoadTestFileResult = { ok: true; loaded: LoadedTestFile } | { ok: false; issues: ConfigIssue[] };
 

@@ -2,10 +2,10 @@
 // under `expect:`. Summaries carry ledger-controlled text (memos): control, bidi and line-breaking characters are
 // escaped, never printed raw to the terminal.
 import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
-import type { Observed } from './compare-alerts.js';
 import type { Expect } from './schema.js';
 import { formatAfter } from './test-time.js';
 import type { WrittenTime } from './test-values.js';
+import type { Observed } from './types.js';
 
 const UNSAFE =
   // eslint-disable-next-line no-control-regex -- these are exactly the characters to escape

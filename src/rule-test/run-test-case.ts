@@ -1,31 +1,20 @@
-// One test: a fresh engine, the inputs fed in order through the backtest's evaluation path (records-of.ts,
-// evaluate-records.ts: watch-list matching, call traces, verification), and the clock stepped from the start to
-// the end so absence and window rules see time pass. Returns every alert with the time it was sent at.
-import { actionsIdFor, createCallTraces } from '../../enrich/call-trace.js';
-import { createContractVerification, createdContractAddress } from '../../enrich/verification.js';
+// One test: a fresh offline pipeline (the daemon's own, as the backtest drives it: pipeline/offline/), the inputs
+// matched to the watch list (records-of.ts) and handed over in order (call traces, verification, alert state,
+// the outbox), and the rule tick stepped from the start to the end so absence and window rules see time pass.
+// Returns every alert the outbox would have sent, with the time it was sent at.
+import { actionsIdFor, createCallTraces } from '../enrich/call-trace.js';
+import { createContractVerification, createdContractAddress } from '../enrich/verification.js';
 import type { ContractAction } from '@ledger-sentinel/ledger-model/schema';
-import type { Alert } from '../../rules/alert.js';
-import type { RuleSet } from '../../rules/compile.js';
-import { createEngine } from '../../rules/engine.js';
-import type { TailRecord } from '../../tail/record-handler.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
-import { evaluateRecords, type EnrichSources } from '../backtest/evaluate-records.js';
-import { recordsOf, watchListOf, type WatchList } from '../backtest/records-of.js';
+import type { RuleSet } from '../rules/compile.js';
+import { createOfflinePipeline, type OfflinePipeline } from '../pipeline/offline/offline-pipeline.js';
+import type { TailRecord } from '../tail/record-handler.js';
+import type { WatchedAccount } from '../tail/watched-account.js';
+import { recordsOf, watchListOf, type WatchList } from '../pipeline/offline/records-of.js';
 import { buildReward, buildTrace, buildTransaction } from './build-records.js';
 import type { Input, TestCase, TestFile } from './schema.js';
 import { clockOf, type TestClock } from './test-clock.js';
 import { resolveTime } from './test-time.js';
-
-export interface SentAlert {
-  /** When the engine emitted it: the record's time, or the clock step's (ticks are whole milliseconds). */
-  readonly atNs: bigint;
-  readonly alert: Alert;
-}
-
-export interface TestRun {
-  readonly clock: TestClock;
-  readonly sent: SentAlert[];
-}
+import type { SentAlert, TestRun } from './types.js';
 
 export interface TestContext {
   readonly spec: Pick<TestFile, 'start' | 'eval_interval'>;
@@ -44,7 +33,8 @@ export async function runTestCase(test: TestCase, ctx: TestContext): Promise<Tes
   const statuses = new Map<string, string>();
   const watch = watchListOf(ctx.accounts);
   const moments = test.input.map((input, i) => momentOf(input, i, clock, watch, { traces, statuses }));
-  const sources: EnrichSources = {
+  const pipeline = createOfflinePipeline({
+    ruleSet: ctx.ruleSet,
     traces: createCallTraces({
       listActions: async function* (id) {
         yield { records: traces.get(id) ?? [] };
@@ -57,13 +47,20 @@ export async function runTestCase(test: TestCase, ctx: TestContext): Promise<Tes
           ? { status: statuses.get(address) as string }
           : { status: 'not checked', message: 'no verification service is configured' },
     }),
-  };
-  const engine = createEngine(ctx.ruleSet);
+  });
+  try {
+    return { clock, sent: await runMoments(pipeline, moments, clock) };
+  } finally {
+    pipeline.close();
+  }
+}
+
+async function runMoments(pipeline: OfflinePipeline, moments: readonly Moment[], clock: TestClock) {
   const sent: SentAlert[] = [];
   let now = clock.start;
   const tick = (atNs: bigint) => {
     const ms = atNs / 1_000_000n;
-    for (const alert of engine.tick(Number(ms))) sent.push({ atNs: ms * 1_000_000n, alert });
+    for (const alert of pipeline.tick(Number(ms))) sent.push({ atNs: ms * 1_000_000n, alert });
     now = atNs;
   };
   let next = clock.start;
@@ -74,11 +71,10 @@ export async function runTestCase(test: TestCase, ctx: TestContext): Promise<Tes
   };
   for (const moment of moments) {
     stepTo(moment.atNs);
-    for (const alert of await evaluateRecords(engine, moment.items, sources))
-      sent.push({ atNs: moment.atNs, alert });
+    for (const alert of await pipeline.handOver(moment.items)) sent.push({ atNs: moment.atNs, alert });
   }
   stepTo(clock.end);
-  return { clock, sent };
+  return sent;
 }
 
 interface Enrichment {

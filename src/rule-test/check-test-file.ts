@@ -1,11 +1,11 @@
 // What the test file says about the rules and accounts, checked against them before anything runs: expected
 // alerts of rules that exist, accounts that are watched, an absolute start, a clock with a bounded number of steps.
-import type { ConfigIssue } from '../../config/config-error.js';
-import { didYouMean } from '../../config/did-you-mean.js';
-import { locate } from '../../config/locate.js';
-import type { ParsedYaml } from '../../config/parse-yaml.js';
-import { sortIssues } from '../../config/config-error.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { ConfigIssue } from '../config/config-error.js';
+import { didYouMean } from '../config/did-you-mean.js';
+import { locate } from '../config/locate.js';
+import type { ParsedYaml } from '../config/parse-yaml.js';
+import { sortIssues } from '../config/config-error.js';
+import type { WatchedAccount } from '../tail/watched-account.js';
 import { payerOf } from './build-records.js';
 import type { Input, TestFile, Tx } from './schema.js';
 import { clockOf, MAX_STEPS } from './test-clock.js';

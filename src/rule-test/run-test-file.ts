@@ -1,20 +1,13 @@
 // Every test of one loaded file: run (run-test-case.ts), compared (compare-alerts.ts), and reported as the lines
 // `ledger-sentinel test` prints: `ok` or `FAIL` with the test's file:line:col, then for a failure each expected
 // alert that did not fire (at its own file:line:col) beside the closest alert that did, and each unexpected alert.
-import { locate } from '../../config/locate.js';
-import type { Alert } from '../../rules/alert.js';
-import { compareAlerts, type Observed } from './compare-alerts.js';
+import { locate } from '../config/locate.js';
+import type { Alert } from '../rules/alert.js';
+import { compareAlerts } from './compare-alerts.js';
 import { formatExpected, formatObserved } from './format-alert.js';
-import type { LoadedTestFile } from './load-test-file.js';
 import { ownSummary } from './own-summary.js';
 import { runTestCase } from './run-test-case.js';
-
-export interface TestResult {
-  readonly name: string;
-  readonly passed: boolean;
-  /** The `ok` / `FAIL` line, then the diff lines of a failure. */
-  readonly lines: readonly string[];
-}
+import type { LoadedTestFile, Observed, TestResult } from './types.js';
 
 export async function runTestFile(loaded: LoadedTestFile): Promise<TestResult[]> {
   const results: TestResult[] = [];

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compareAlerts, type Observed } from './compare-alerts.js';
+import { compareAlerts } from './compare-alerts.js';
 import { formatObserved, yamlString } from './format-alert.js';
 import { ownSummary } from './own-summary.js';
 import type { Expect } from './schema.js';
+import type { Observed } from './types.js';
 
 const observed = (atNs: bigint, summary: string, state: Observed['state'] = 'firing'): Observed => ({
   atNs,
