@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Bench from './pipeline.bench.js';
 import type * as Page from '../src/ledger/page.js';
-import type * as Engine from '../src/rules/engine.js';
+import type * as Engine from '../src/rules/engine/engine.js';
 import type * as Match from '../src/tail/match-account.js';
 
 const PAGES = 200;
@@ -30,7 +30,7 @@ async function load(root: string): Promise<Modules> {
   return {
     bench: (await import(at('bench/pipeline.bench.ts'))) as Modules['bench'],
     page: (await import(at('src/ledger/page.ts'))) as Modules['page'],
-    engine: (await import(at('src/rules/engine.ts'))) as Modules['engine'],
+    engine: (await import(at('src/rules/engine/engine.ts'))) as Modules['engine'],
     match: (await import(at('src/tail/match-account.ts'))) as Modules['match'],
   };
 }

@@ -3,8 +3,8 @@
 // `ledger-sentinel test` both go through here, so a rule behaves in a rule test as it does in a backtest.
 import type { CallTraces } from '../../enrich/call-trace.js';
 import type { ContractVerification } from '../../enrich/verification.js';
-import type { Alert } from '../../rules/alert.js';
-import type { Engine } from '../../rules/engine.js';
+import type { Alert } from '../../rules/alert/alert.js';
+import type { Engine } from '../../rules/engine/engine.js';
 import type { TailRecord } from '../../tail/record-handler.js';
 import { enrichEvent } from '../../pipeline/pipeline.js';
 

@@ -4,9 +4,9 @@
 import { actionsIdFor, createCallTraces } from '../../enrich/call-trace.js';
 import { createContractVerification, createdContractAddress } from '../../enrich/verification.js';
 import type { ContractAction } from '@ledger-sentinel/ledger-model/schema';
-import type { Alert } from '../../rules/alert.js';
-import type { RuleSet } from '../../rules/compile.js';
-import { createEngine } from '../../rules/engine.js';
+import type { Alert } from '../../rules/alert/alert.js';
+import type { RuleSet } from '../../rules/load/compile.js';
+import { createEngine } from '../../rules/engine/engine.js';
 import type { TailRecord } from '../../tail/record-handler.js';
 import type { WatchedAccount } from '../../tail/watched-account.js';
 import { evaluateRecords, type EnrichSources } from '../backtest/evaluate-records.js';

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { formatIssue } from '../../config/config-error.js';
 import { loadTestFile } from './load-test-file.js';
 import { runTestFile } from './run-test-file.js';
-import { expandPaths } from '../../rules/expand-paths.js';
+import { expandPaths } from '../../rules/load/expand-paths.js';
 import type { Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel test <file>...

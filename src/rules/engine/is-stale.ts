@@ -1,0 +1,18 @@
+// When a group's state can be forgotten (transitions.ts drops it on a tick).
+import type { CompiledRule } from '../load/compile.js';
+import type { GroupState } from '../alert-state/group-state.js';
+
+/**
+ * A group that no longer affects any decision: a quiet stateless key past its throttle, an empty window, the
+ * absence state of an account that is no longer watched.
+ */
+export function isStale(
+  rule: CompiledRule,
+  s: GroupState,
+  nowNs: bigint,
+  watched: ReadonlySet<string> | undefined,
+): boolean {
+  if (rule.window?.kind === 'absent') return !watched?.has(s.group.account ?? '');
+  if (rule.window) return !s.firing && s.times.length === 0;
+  return s.lastSentNs === undefined || nowNs - s.lastSentNs >= rule.throttleNs;
+}
