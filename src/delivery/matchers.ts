@@ -3,7 +3,7 @@
 // and any label of the alert or its account. Regexes are anchored, as in Alertmanager, and run on RE2
 // (rules/compile-regex.ts): a matcher written by an API caller can never hold the event loop.
 import type { Alert } from '../rules/alert/alert.js';
-import { compileRegex, type RuleRegex } from '../rules/conditions/compile-regex.js';
+import { compileRegex, type RuleRegex } from '../rules/conditions/shared/compile-regex.js';
 import { labelValue } from '../config/labels.js';
 
 export type MatchOp = '=' | '!=' | '=~' | '!~';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCondition } from './condition.js';
+import { defineCondition } from './shared/condition.js';
 import { HbarAmount } from '../facts/values.js';
 import { ENTITY_ID_PATTERN } from '@ledger-sentinel/ledger-model/entity-id';
 import type { ContractAction } from '@ledger-sentinel/ledger-model/schema';

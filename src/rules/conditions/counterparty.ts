@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCondition } from './condition.js';
+import { defineCondition } from './shared/condition.js';
 import { AccountIdList } from '../facts/values.js';
 
 const Counterparty = z

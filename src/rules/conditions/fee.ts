@@ -1,5 +1,5 @@
 import { hbarText } from '../facts/amount-text.js';
-import { defineCondition } from './condition.js';
+import { defineCondition } from './shared/condition.js';
 import { HbarAmount } from '../facts/values.js';
 
 /** The transaction's charged fee (`charged_tx_fee`) is at least the amount. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineCondition } from './condition.js';
-import { compileRegex, type RuleRegex } from './compile-regex.js';
+import { defineCondition } from './shared/condition.js';
+import { compileRegex, type RuleRegex } from './shared/compile-regex.js';
 
 const Memo = z
   .object({

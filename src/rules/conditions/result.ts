@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineCondition } from './condition.js';
-import { suggest } from './suggest.js';
+import { defineCondition } from './shared/condition.js';
+import { suggest } from './shared/suggest.js';
 import { RESULT_NAMES, SUCCESS_RESULTS } from '@ledger-sentinel/ledger-model/result-codes';
 
 const ResultName = z.string().refine((name) => RESULT_NAMES.has(name), {

@@ -1,6 +1,6 @@
 import { hbarText } from '../facts/amount-text.js';
 import { z } from 'zod';
-import { defineCondition } from './condition.js';
+import { defineCondition } from './shared/condition.js';
 import { HbarAmount } from '../facts/values.js';
 
 const Reward = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineCondition } from './condition.js';
-import { suggest } from './suggest.js';
+import { defineCondition } from './shared/condition.js';
+import { suggest } from './shared/suggest.js';
 import { TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
 
 const KNOWN = new Set(TRANSACTION_TYPES);

@@ -1,11 +1,11 @@
 // The firing transition of a group state, and the alert it sends.
 import type { Alert } from '../alert/alert.js';
-import { buildAlert } from '../alert/build-alert.js';
+import { buildAlert } from '../alert-content/build-alert.js';
 import type { CompiledRule, RuleSet } from '../load/compile.js';
 import type { Facts } from '../facts/facts.js';
 import type { GroupState } from '../alert-state/group-state.js';
 import { capText } from '../alert/cap-text.js';
-import { accountUrlOf, fireWords } from './alert-words.js';
+import { accountUrlOf, fireWords } from '../alert-content/alert-words.js';
 
 export type Annotations = Readonly<Record<string, string>> | undefined;
 

@@ -10,7 +10,7 @@ import { pendingKey } from '../windows/pending-counts.js';
 import { resolveAlert } from './resolve-alert.js';
 import { stateFor } from './state-for.js';
 import { throttleDue } from './throttle-due.js';
-import { alertRecord, recordView } from '../alert/view.js';
+import { alertRecord, recordView } from '../alert-content/view.js';
 import { addToWindow, mayBeShown, windowAmount, windowHolds } from '../windows/windows.js';
 
 /** Applies one match of `rule` by the record in `f`; the alerts it causes are pushed to `out`. */

@@ -1,11 +1,11 @@
 // The resolving transition of a group state, and the alert it sends: the summary of the firing it ends (kept in
 // the state, GroupState.fired) and why it ended (transition-texts.ts).
 import type { Alert } from '../alert/alert.js';
-import { buildAlert } from '../alert/build-alert.js';
+import { buildAlert } from '../alert-content/build-alert.js';
 import type { CompiledRule, RuleSet } from '../load/compile.js';
 import type { Facts } from '../facts/facts.js';
 import { NONE, type GroupState } from '../alert-state/group-state.js';
-import { accountUrlOf, resolveWords } from './alert-words.js';
+import { accountUrlOf, resolveWords } from '../alert-content/alert-words.js';
 
 export function resolveAlert(
   ruleSet: RuleSet,

@@ -2,9 +2,9 @@
 // rule index (rule-index.ts) skips a rule where its predicate is certain to be false, and the tailer's pushdown
 // (pushdown.ts) asks the query service only for what some rule can match. Both rely on the same promise: a
 // record without what the guard names can never make the predicate true (nor undefined, awaiting a trace).
-import type { WhenNode } from '../conditions/condition.js';
+import type { WhenNode } from '../conditions/shared/condition.js';
 import { SUCCESS_RESULTS } from '@ledger-sentinel/ledger-model/result-codes';
-import { compileRegex } from '../conditions/compile-regex.js';
+import { compileRegex } from '../conditions/shared/compile-regex.js';
 
 /** What a rule's predicate needs to be anything but false; a missing key means no such need is known. */
 export interface Guard {

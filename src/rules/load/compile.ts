@@ -1,5 +1,5 @@
 // Validated rule configs → a RuleSet: predicates built once, account selectors resolved, templates kept.
-import type { Predicate, WhenNode } from '../conditions/condition.js';
+import type { Predicate, WhenNode } from '../conditions/shared/condition.js';
 import { allOf } from '../conditions/all.js';
 import { CONDITIONS_BY_NAME } from '../conditions/registry.js';
 import type { Source } from '../facts/facts.js';

@@ -1,7 +1,7 @@
 // The rule file schema (strict: a typo is an error). rules/rules.schema.json is generated from it.
 import { z } from 'zod';
 import { CONDITIONS, CONDITIONS_BY_NAME } from '../conditions/registry.js';
-import type { WhenNode } from '../conditions/condition.js';
+import type { WhenNode } from '../conditions/shared/condition.js';
 import { SOURCES, type Source } from '../facts/facts.js';
 import { AccountId, HbarAmount } from '../facts/values.js';
 import { duration } from '../../config/duration.js';

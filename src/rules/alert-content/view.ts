@@ -1,9 +1,9 @@
 // What templates see: every field of the record (bigints as decimal strings) plus derived values, and the
 // pre-digested AlertRecord that travels in the alert.
-import type { AlertRecord } from './alert.js';
+import type { AlertRecord } from '../alert/alert.js';
 import { formatHbar } from '../facts/amount.js';
 import type { Facts } from '../facts/facts.js';
-import { ALERT_TEXT_MAX, capText } from './cap-text.js';
+import { ALERT_TEXT_MAX, capText } from '../alert/cap-text.js';
 import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
 import { tokenVariables } from './alert-variables.js';
 import { tokenMoves } from './token-moves.js';

@@ -1,4 +1,4 @@
-import { didYouMean } from '../../config/did-you-mean.js';
+import { didYouMean } from '../../../config/did-you-mean.js';
 
 /** `did you mean "SUCCESS"?`, or `expected a name like <examples>` when nothing is close. */
 export function suggest(word: string, candidates: readonly string[], examples: string): string {

@@ -1,6 +1,6 @@
 // Shared by nft_in and nft_out: an NFT of the token (and optionally one serial) moved to / from the account.
 import { z } from 'zod';
-import { AccountId, TokenUnits } from '../facts/values.js';
+import { AccountId, TokenUnits } from '../../facts/values.js';
 import type { Predicate } from './condition.js';
 
 export const NftMove = z.object({ token_id: AccountId, serial: TokenUnits.optional() }).strict();

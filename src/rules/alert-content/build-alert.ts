@@ -1,9 +1,9 @@
 // GroupState + rule + view → an Alert (rules/alert.ts). Pure: the same state gives the same alert and id.
-import type { Alert, AlertRecord, AlertStatus } from './alert.js';
+import type { Alert, AlertRecord, AlertStatus } from '../alert/alert.js';
 import type { CompiledRule } from '../load/compile.js';
 import type { GroupState } from '../alert-state/group-state.js';
 import { renderLayered } from '../template/render-template.js';
-import { ALERT_TEXT_MAX, capText } from './cap-text.js';
+import { ALERT_TEXT_MAX, capText } from '../alert/cap-text.js';
 import { formatHbar } from '../facts/amount.js';
 import { windowTotal } from '../windows/windows.js';
 import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';

@@ -1,6 +1,6 @@
 // The fixed shape of a condition (one file per condition under conditions/, one line in conditions/registry.ts).
 import type { z } from 'zod';
-import type { Facts, Source } from '../facts/facts.js';
+import type { Facts, Source } from '../../facts/facts.js';
 
 /** true / false, or undefined when the answer needs call traces that were not fetched yet. */
 export type Verdict = boolean | undefined;

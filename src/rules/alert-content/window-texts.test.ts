@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AlertRecord } from './alert.js';
+import type { AlertRecord } from '../alert/alert.js';
 import type { CompiledWindow } from '../load/compile.js';
 import { tokenMoveText, tokenUnits } from './token-moves.js';
 import { absenceResolution, absenceWhy, durationText, windowResolution, windowWhy } from './window-texts.js';

@@ -1,6 +1,6 @@
 // The words of an alert transition (pure): why a window fired and what resolved an alert. Single-record rules get
 // their "why" straight from explain.ts; these add the window around it.
-import type { AlertRecord } from './alert.js';
+import type { AlertRecord } from '../alert/alert.js';
 import type { CompiledWindow } from '../load/compile.js';
 import { hbarText } from '../facts/amount-text.js';
 import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';

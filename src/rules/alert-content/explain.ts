@@ -1,8 +1,8 @@
 // The "why" of an alert: the rule's condition tree in words, with the values of the record that matched
 // (docs/notifiers.md, "Why it fired"). Pure; each condition describes itself (Condition.explain).
-import type { ExplainTools, Predicate, WhenNode } from './condition.js';
+import type { ExplainTools, Predicate, WhenNode } from '../conditions/shared/condition.js';
 import { compileTree } from '../load/compile.js';
-import { CONDITIONS_BY_NAME } from './registry.js';
+import { CONDITIONS_BY_NAME } from '../conditions/registry.js';
 import type { Facts } from '../facts/facts.js';
 
 /** Longest why-text kept; a long `any` list of memo regexes must not make a long alert. */

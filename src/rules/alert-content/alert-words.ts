@@ -2,12 +2,12 @@
 // stays about state. Window totals are read after the window was updated for the record.
 import type { AlertRecord } from '../alert/alert.js';
 import type { CompiledRule, RuleSet } from '../load/compile.js';
-import { explainTree } from '../conditions/explain.js';
+import { explainTree } from './explain.js';
 import type { Facts } from '../facts/facts.js';
 import type { GroupState } from '../alert-state/group-state.js';
-import { alertRecord, type ExplorerLink } from '../alert/view.js';
+import { alertRecord, type ExplorerLink } from './view.js';
 import { windowTotal } from '../windows/windows.js';
-import { absenceResolution, absenceWhy, windowResolution, windowWhy } from '../alert/window-texts.js';
+import { absenceResolution, absenceWhy, windowResolution, windowWhy } from './window-texts.js';
 
 export interface Words {
   readonly trigger?: AlertRecord;

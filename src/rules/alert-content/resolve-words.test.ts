@@ -1,7 +1,7 @@
 // A resolve says what fired (the summary as it was sent) and why it ended, also after a restart, and its
 // headlines stay short in every medium.
 import { describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from './engine.js';
+import { createEngine, type Engine } from '../engine/engine.js';
 import { createRuleStateRepo } from '../alert-state/state-repo.js';
 import { openStateStore } from '../../state/store.js';
 import { failedEvent } from '../../../test/fixtures/rules/events.js';

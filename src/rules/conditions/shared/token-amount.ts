@@ -3,7 +3,7 @@
 // "1.5 tokens" next to `decimals:` (the token's decimals, which turn whole tokens into units). A bare number is
 // refused: whether 1000000 meant units or tokens is exactly the mistake a unit prevents.
 import { z } from 'zod';
-import { AccountId } from '../facts/values.js';
+import { AccountId } from '../../facts/values.js';
 import type { Predicate } from './condition.js';
 
 const QUANTITY = /^(\d+(?:_\d+)*)(?:\.(\d+))?\s*(units?|tokens?)$/i;

@@ -1,7 +1,7 @@
 // The template variables about what happened (why it fired, what resolved it, the trigger and the other records,
 // token moves, contract verification, the account link): one list, documented in rules/README.md ("Variables").
 // `check` validates templates against names like these; ALERT_VARIABLES is that list for these additions.
-import type { AlertRecord, AlertTokenMove } from './alert.js';
+import type { AlertRecord, AlertTokenMove } from '../alert/alert.js';
 import { tokenMoveText, tokenUnits } from './token-moves.js';
 
 export interface AlertVariable {

@@ -1,7 +1,7 @@
 // The token and NFT moves of the watched account in one transaction, for alerts: which token, how much in its
 // smallest unit, and the other side. The ledger's transaction records carry no token decimals, so amounts stay
 // in smallest units (docs/notifiers.md, "Token amounts").
-import type { AlertTokenMove } from './alert.js';
+import type { AlertTokenMove } from '../alert/alert.js';
 import type { Facts } from '../facts/facts.js';
 
 /** Moves kept per record; a transaction touching hundreds of tokens must not make a large alert. */
