@@ -1,4 +1,4 @@
-// The trigger, "why" and resolution of one transition (pure), kept out of transitions.ts so the state machine
+// The trigger, "why" and resolution of one transition (pure), kept out of the engine's transitions so the state machine
 // stays about state. Window totals are read after the window was updated for the record.
 import type { AlertRecord } from '../alert/alert.js';
 import type { CompiledRule, RuleSet } from '../load/compile.js';

@@ -20,7 +20,7 @@ export interface AlertInput {
   readonly endsNs?: bigint;
   /** The record that caused the transition (absent for tick-driven ones). */
   readonly trigger?: AlertRecord;
-  /** Why it fired (explain.ts, transition-texts.ts). */
+  /** Why it fired (explain.ts, window-texts.ts). */
   readonly why?: string;
   /** Resolves: what resolved it. */
   readonly resolution?: string;

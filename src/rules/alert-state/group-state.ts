@@ -62,6 +62,22 @@ export interface StoredGroupState {
   readonly fired?: FiredWords;
 }
 
+/** The stored group states an engine is restored from (the state repository's load()). */
+export interface EngineSnapshot {
+  readonly version: 1;
+  /**
+   * Read once, in order, while the engine is built. The state repository streams it row by row: at 10,000
+   * accounts × 100 windowed rules it holds hundreds of thousands of groups, more than the heap holds as parsed
+   * rows at once (docs/performance.md, section 6).
+   */
+  readonly groups: Iterable<StoredGroupState>;
+}
+
+export interface StateChanges {
+  readonly upserts: readonly StoredGroupState[];
+  readonly deletes: readonly string[];
+}
+
 export const MAX_RECORDS = 10;
 
 /**

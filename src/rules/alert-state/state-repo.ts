@@ -1,7 +1,7 @@
 // Alert state in the state store (table rule_group): one JSON row per alert key. Synchronous, so the pipeline
 // calls it inside its own store.transaction() together with the outbox and the cursor.
 import type { StateStore } from '../../state/store.js';
-import type { EngineSnapshot, StateChanges } from '../engine/engine.js';
+import type { EngineSnapshot, StateChanges } from './group-state.js';
 import type { StoredGroupState } from './group-state.js';
 
 export interface RuleStateRepo {

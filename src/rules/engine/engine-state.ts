@@ -3,7 +3,7 @@
 // that take it; nothing else holds state.
 import type { AlertAccount } from '../alert/alert.js';
 import type { CompiledRule, RuleSet } from '../load/compile.js';
-import type { EngineSnapshot } from './engine.js';
+import type { EngineSnapshot } from '../alert-state/group-state.js';
 import { groupsByAccount } from '../alert-state/group-key.js';
 import {
   groupStateStore,

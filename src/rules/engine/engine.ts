@@ -6,9 +6,12 @@
 import type { Alert } from '../alert/alert.js';
 import type { CompiledRule, RuleSet } from '../load/compile.js';
 import { Facts, RecordFacts, cachedMemoDecoder, type RecordEvent } from '../facts/facts.js';
-import type { StoredGroupState } from '../alert-state/group-state.js';
+import type { EngineSnapshot, StateChanges } from '../alert-state/group-state.js';
 import { createRuleIndex, withinBounds, type Candidate } from '../index/rule-index.js';
-import { createTransitions } from './transitions.js';
+import { createEngineState } from './engine-state.js';
+import { onMatch } from './on-match.js';
+import { onTick } from './on-tick.js';
+import { takeChanges } from './take-changes.js';
 
 /** The matched list of a record no rule matched (never pushed to). */
 const NONE: CompiledRule[] = [];
@@ -30,22 +33,6 @@ export interface Evaluation {
   readonly needsVerification: boolean;
 }
 
-/** The stored group states an engine is restored from (the state repository's load()). */
-export interface EngineSnapshot {
-  readonly version: 1;
-  /**
-   * Read once, in order, while the engine is built. The state repository streams it row by row: at 10,000
-   * accounts × 100 windowed rules it holds hundreds of thousands of groups, more than the heap holds as parsed
-   * rows at once (docs/performance.md, section 6).
-   */
-  readonly groups: Iterable<StoredGroupState>;
-}
-
-export interface StateChanges {
-  readonly upserts: readonly StoredGroupState[];
-  readonly deletes: readonly string[];
-}
-
 export interface Engine {
   /** What evaluate() would ask for, without changing anything (for the pipeline's async prepare step). */
   needs(event: EngineEvent): { trace: boolean; verification: boolean };
@@ -61,7 +48,8 @@ export interface Engine {
 }
 
 export function createEngine(ruleSet: RuleSet, snapshot?: EngineSnapshot): Engine {
-  const t = createTransitions(ruleSet, snapshot);
+  // Every collection the alert transitions read and write (engine-state.ts); the transitions are functions of it.
+  const state = createEngineState(ruleSet, snapshot);
   const index = createRuleIndex(ruleSet);
   // The record-level values of the record seen last: one record is evaluated once per watched account.
   const memoDecoder = cachedMemoDecoder();
@@ -113,13 +101,13 @@ export function createEngine(ruleSet: RuleSet, snapshot?: EngineSnapshot): Engin
       const ids = new Array<string>(matched.length);
       for (let i = 0; i < matched.length; i++) {
         const rule = matched[i] as CompiledRule;
-        t.onMatch(rule, facts, event.annotations, alerts);
+        onMatch(state, rule, facts, event.annotations, alerts);
         ids[i] = rule.id;
       }
       return { alerts, matched: ids, needsTrace: false, needsVerification: false };
     },
-    tick: (nowMs, ledgerNs) => t.onTick(BigInt(Math.trunc(nowMs)) * 1_000_000n, ledgerNs),
-    takeChanges: () => t.takeChanges(),
+    tick: (nowMs, ledgerNs) => onTick(state, BigInt(Math.trunc(nowMs)) * 1_000_000n, ledgerNs),
+    takeChanges: () => takeChanges(state),
   };
 }
 

@@ -1,4 +1,4 @@
-// When a group's state can be forgotten (transitions.ts drops it on a tick).
+// When a group's state can be forgotten (on-tick.ts drops it).
 import type { CompiledRule } from '../load/compile.js';
 import type { GroupState } from '../alert-state/group-state.js';
 

@@ -1,5 +1,5 @@
 // The resolving transition of a group state, and the alert it sends: the summary of the firing it ends (kept in
-// the state, GroupState.fired) and why it ended (transition-texts.ts).
+// the state, GroupState.fired) and why it ended (alert-content/window-texts.ts).
 import type { Alert } from '../alert/alert.js';
 import { buildAlert } from '../alert-content/build-alert.js';
 import type { CompiledRule, RuleSet } from '../load/compile.js';

@@ -2,7 +2,7 @@
 // Plain loops: this runs once per page over every state a match touched, and spreading the dirty set into
 // temporary arrays (then flatMap's one-element arrays) cost as much as storing the states themselves.
 import type { EngineState } from './engine-state.js';
-import type { StateChanges } from './engine.js';
+import type { StateChanges } from '../alert-state/group-state.js';
 import type { StoredGroupState } from '../alert-state/group-state.js';
 
 export function takeChanges(state: EngineState): StateChanges {
