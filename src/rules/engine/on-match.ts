@@ -9,7 +9,7 @@ import { MAX_RECORDS, NONE, appendNewest, type GroupState } from '../alert-state
 import { pendingKey } from '../windows/pending-counts.js';
 import { resolveAlert } from './resolve-alert.js';
 import { stateFor } from './state-for.js';
-import { throttleDue } from './throttle-due.js';
+import { throttleDue } from './throttle.js';
 import { alertRecord, recordView } from '../alert-content/view.js';
 import { addToWindow, mayBeShown, windowAmount, windowHolds } from '../windows/windows.js';
 
