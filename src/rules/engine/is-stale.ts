@@ -1,6 +1,7 @@
 // When a group's state can be forgotten (on-tick.ts drops it).
 import type { CompiledRule } from '../load/compile.js';
 import type { GroupState } from '../alert-state/group-state.js';
+import { throttlePassed } from './throttle.js';
 
 /**
  * A group that no longer affects any decision: a quiet stateless key past its throttle, an empty window, the
@@ -14,5 +15,5 @@ export function isStale(
 ): boolean {
   if (rule.window?.kind === 'absent') return !watched?.has(s.group.account ?? '');
   if (rule.window) return !s.firing && s.times.length === 0;
-  return s.lastSentNs === undefined || nowNs - s.lastSentNs >= rule.throttleNs;
+  return throttlePassed(s.lastSentNs, nowNs, rule.throttleNs);
 }

@@ -9,7 +9,7 @@ import { MAX_RECORDS, NONE, appendNewest, type GroupState } from '../alert-state
 import { pendingKey } from '../windows/pending-counts.js';
 import { resolveAlert } from './resolve-alert.js';
 import { stateFor } from './state-for.js';
-import { throttleDue } from './throttle.js';
+import { throttleDue, throttlePassed } from './throttle.js';
 import { alertRecord, recordView } from '../alert-content/view.js';
 import { addToWindow, mayBeShown, windowAmount, windowHolds } from '../windows/windows.js';
 
@@ -109,5 +109,5 @@ function onWindowMatch(
   }
   s.matchCount++;
   if (s.records.length < MAX_RECORDS) s.records = appendNewest(s.records, alertRecord(f, link), MAX_RECORDS);
-  if (t - (s.lastSentNs ?? 0n) >= rule.throttleNs) fire();
+  if (throttlePassed(s.lastSentNs, t, rule.throttleNs)) fire();
 }

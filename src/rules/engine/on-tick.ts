@@ -11,6 +11,7 @@ import { alertKey } from '../alert-state/group-key.js';
 import { isStale } from './is-stale.js';
 import { resolveAlert } from './resolve-alert.js';
 import { stateFor } from './state-for.js';
+import { throttlePassed } from './throttle.js';
 import { trimWindow, windowHolds } from '../windows/windows.js';
 
 export function onTick(state: EngineState, nowNs: bigint, ledgerNs?: bigint): Alert[] {
@@ -53,7 +54,7 @@ function tickAbsence(
       continue;
     }
     const overdue = nowNs - s.lastSeenNs >= w.durationNs;
-    const repeatDue = s.firing && nowNs - (s.lastSentNs ?? 0n) >= rule.throttleNs;
+    const repeatDue = s.firing && throttlePassed(s.lastSentNs, nowNs, rule.throttleNs);
     if ((overdue && !s.firing) || repeatDue) {
       state.dirty.add(s);
       out.push(fireAlert(state.ruleSet, rule, s, { nowNs }, syntheticView(s), undefined));
