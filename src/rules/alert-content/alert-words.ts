@@ -1,7 +1,7 @@
 // The trigger, "why" and resolution of one transition (pure), kept out of the engine's transitions so the state machine
 // stays about state. Window totals are read after the window was updated for the record.
 import type { AlertRecord } from '../alert/alert.js';
-import type { CompiledRule, RuleSet } from '../load/compile.js';
+import type { CompiledRule, RuleSet } from '../load/rule-set.js';
 import { explainTree } from './explain.js';
 import type { Facts } from '../facts/facts.js';
 import type { GroupState } from '../alert-state/group-state.js';

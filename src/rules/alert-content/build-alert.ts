@@ -1,6 +1,6 @@
 // GroupState + rule + view → an Alert (rules/alert.ts). Pure: the same state gives the same alert and id.
 import type { Alert, AlertRecord, AlertStatus } from '../alert/alert.js';
-import type { CompiledRule } from '../load/compile.js';
+import type { CompiledRule } from '../load/rule-set.js';
 import type { GroupState } from '../alert-state/group-state.js';
 import { renderLayered } from '../template/render-template.js';
 import { ALERT_TEXT_MAX, capText } from '../alert/cap-text.js';

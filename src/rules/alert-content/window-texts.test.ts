@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AlertRecord } from '../alert/alert.js';
-import type { CompiledWindow } from '../load/compile.js';
+import type { CompiledWindow } from '../load/rule-set.js';
 import { tokenMoveText, tokenUnits } from './token-moves.js';
 import { absenceResolution, absenceWhy, durationText, windowResolution, windowWhy } from './window-texts.js';
 

@@ -1,7 +1,7 @@
 // The words of an alert transition (pure): why a window fired and what resolved an alert. Single-record rules get
 // their "why" straight from explain.ts; these add the window around it.
 import type { AlertRecord } from '../alert/alert.js';
-import type { CompiledWindow } from '../load/compile.js';
+import type { CompiledWindow } from '../load/rule-set.js';
 import { hbarText } from '../facts/amount-text.js';
 import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
 

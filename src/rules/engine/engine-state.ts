@@ -2,7 +2,7 @@
 // write, with what each holds. The transitions (on-match.ts, on-tick.ts, take-changes.ts) are small functions
 // that take it; nothing else holds state.
 import type { AlertAccount } from '../alert/alert.js';
-import type { CompiledRule, RuleSet } from '../load/compile.js';
+import type { CompiledRule, RuleSet } from '../load/rule-set.js';
 import type { EngineSnapshot } from '../alert-state/group-state.js';
 import { groupsByAccount } from '../alert-state/group-key.js';
 import {

@@ -4,7 +4,7 @@
 // evaluate() is all-or-nothing per record: when a rule still needs call traces or contract verification, it
 // changes nothing and says so, and the pipeline calls it again with them.
 import type { Alert } from '../alert/alert.js';
-import type { CompiledRule, RuleSet } from '../load/compile.js';
+import type { CompiledRule, RuleSet } from '../load/rule-set.js';
 import { Facts, RecordFacts, cachedMemoDecoder, type RecordEvent } from '../facts/facts.js';
 import type { EngineSnapshot, StateChanges } from '../alert-state/group-state.js';
 import { createRuleIndex, withinBounds, type Candidate } from '../index/rule-index.js';

@@ -1,7 +1,7 @@
 // The firing transition of a group state, and the alert it sends.
 import type { Alert } from '../alert/alert.js';
 import { buildAlert } from '../alert-content/build-alert.js';
-import type { CompiledRule, RuleSet } from '../load/compile.js';
+import type { CompiledRule, RuleSet } from '../load/rule-set.js';
 import type { Facts } from '../facts/facts.js';
 import type { GroupState } from '../alert-state/group-state.js';
 import { capText } from '../alert/cap-text.js';

@@ -1,5 +1,5 @@
 // When a group's state can be forgotten (on-tick.ts drops it).
-import type { CompiledRule } from '../load/compile.js';
+import type { CompiledRule } from '../load/rule-set.js';
 import type { GroupState } from '../alert-state/group-state.js';
 import { throttlePassed } from './throttle.js';
 

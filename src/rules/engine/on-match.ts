@@ -1,6 +1,6 @@
 // What a match of a rule does to its group's state: count, roll the window, fire, repeat, resolve.
 import type { Alert } from '../alert/alert.js';
-import type { CompiledRule, CompiledWindow } from '../load/compile.js';
+import type { CompiledRule, CompiledWindow } from '../load/rule-set.js';
 import type { EngineState } from './engine-state.js';
 import type { Facts } from '../facts/facts.js';
 import { fireAlert, type Annotations } from './fire-alert.js';

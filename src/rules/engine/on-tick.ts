@@ -4,7 +4,7 @@
 // time shown, never past now): a wall clock that jumps ahead neither empties every window nor forgets every
 // throttle, which would let each next match through (docs/tailing.md, "Clock steps").
 import type { Alert } from '../alert/alert.js';
-import type { CompiledRule, CompiledWindow } from '../load/compile.js';
+import type { CompiledRule, CompiledWindow } from '../load/rule-set.js';
 import { dropState, type EngineState } from './engine-state.js';
 import { fireAlert, syntheticView } from './fire-alert.js';
 import { alertKey } from '../alert-state/group-key.js';

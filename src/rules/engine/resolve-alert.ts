@@ -2,7 +2,7 @@
 // the state, GroupState.fired) and why it ended (alert-content/window-texts.ts).
 import type { Alert } from '../alert/alert.js';
 import { buildAlert } from '../alert-content/build-alert.js';
-import type { CompiledRule, RuleSet } from '../load/compile.js';
+import type { CompiledRule, RuleSet } from '../load/rule-set.js';
 import type { Facts } from '../facts/facts.js';
 import { NONE, type GroupState } from '../alert-state/group-state.js';
 import { accountUrlOf, resolveWords } from '../alert-content/alert-words.js';

@@ -1,6 +1,6 @@
 // Finding (or creating) the full group state a match belongs to.
 import type { AlertAccount } from '../alert/alert.js';
-import type { CompiledRule } from '../load/compile.js';
+import type { CompiledRule } from '../load/rule-set.js';
 import { indexState, type EngineState } from './engine-state.js';
 import { groupsByAccount, keyOf } from '../alert-state/group-key.js';
 import { newGroupState, type GroupState } from '../alert-state/group-state.js';

@@ -2,7 +2,7 @@
 // Pushdown). It is returned only when every enabled transactions rule on the account implies it, so no record the
 // filter drops could have matched a rule. Anything that cannot be proven gives no filter: a missed alert costs
 // more than the requests a filter saves.
-import type { RuleSet } from '../load/compile.js';
+import type { RuleSet } from '../load/rule-set.js';
 import { eitherOf, guardOf } from './guard.js';
 import { QUERYABLE_TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
 import type { Pushdown } from '../../tail/config.js';

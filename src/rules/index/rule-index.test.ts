@@ -3,7 +3,7 @@ import { parse } from 'yaml';
 import { createEngine, type EngineEvent } from '../engine/engine.js';
 import { Facts } from '../facts/facts.js';
 import { guardOf } from './guard.js';
-import type { RuleSet } from '../load/compile.js';
+import type { RuleSet } from '../load/rule-set.js';
 import { When } from '../load/schema.js';
 import {
   HBAR,

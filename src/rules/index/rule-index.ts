@@ -2,7 +2,7 @@
 // whether its result is a success, and the sign of the watched account's net HBAR change. Each rule gets a guard
 // from its condition tree; a rule is left out of a bucket only when its predicate is certain to return false
 // there (never true, never undefined), so skipping it changes no verdict, no `needsTrace` and no order.
-import type { CompiledRule, RuleSet } from '../load/compile.js';
+import type { CompiledRule, RuleSet } from '../load/rule-set.js';
 import type { Facts } from '../facts/facts.js';
 import { guardOf, type Guard } from './guard.js';
 import { SUCCESS_RESULTS } from '@ledger-sentinel/ledger-model/result-codes';

@@ -2,38 +2,14 @@
 import type { Predicate, WhenNode } from '../conditions/shared/condition.js';
 import { allOf } from '../conditions/all.js';
 import { CONDITIONS_BY_NAME } from '../conditions/registry.js';
-import type { Source } from '../facts/facts.js';
 import type { Accounts, Rule, Window } from './schema.js';
-import type { Severity } from '../alert/alert.js';
 import { compileTemplate } from '../template/render-template.js';
 import { ownValue } from '../../config/labels.js';
 import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { CompiledRule, CompiledWindow, RuleSet } from './rule-set.js';
 
-export interface CompiledWindow {
-  readonly kind: 'count' | 'debit_sum' | 'credit_sum' | 'absent';
-  readonly durationNs: bigint;
-  /** Matches (count) or tinybars (sums) that make the window fire. */
-  readonly threshold: bigint;
-}
-
-export interface CompiledRule {
-  readonly id: string;
-  readonly source: Source;
-  readonly severity: Severity;
-  readonly labels: Readonly<Record<string, string>>;
-  readonly notify: readonly string[];
-  readonly throttleNs: bigint;
-  readonly groupBy: readonly string[];
-  readonly window: CompiledWindow | undefined;
-  readonly verifyContracts: boolean;
-  /** Resolved account ids, or undefined for every watched account. */
-  readonly accountIds: ReadonlySet<string> | undefined;
-  readonly predicate: Predicate;
-  /** The validated condition tree the predicate was built from (pushdown.ts reads it). */
-  readonly when: WhenNode;
-  readonly summary: string;
-  readonly description: string;
-}
+// The compiled shapes live in rule-set.ts, a leaf every part of the engine reads; re-exported for compileRules' callers.
+export type { CompiledRule, CompiledWindow, RuleSet } from './rule-set.js';
 
 export interface CompileContext {
   readonly accounts: readonly WatchedAccount[];
@@ -41,16 +17,6 @@ export interface CompileContext {
   readonly explorerUrl?: string;
   /** Mustache template of an account's explorer link over `{{id}}` (or `{{account}}`). */
   readonly accountUrl?: string;
-}
-
-export interface RuleSet {
-  readonly rules: readonly CompiledRule[];
-  readonly bySource: Readonly<Record<Source, readonly CompiledRule[]>>;
-  readonly accounts: readonly WatchedAccount[];
-  /** The explorer link of a record (view.ts), '' without an explorer URL template. */
-  readonly explorerLink: (record: object) => string;
-  /** The explorer link of an account, '' or absent without an account URL template. */
-  readonly accountLink?: (account: { readonly id: string; readonly account: string }) => string;
 }
 
 const MS_TO_NS = 1_000_000n;

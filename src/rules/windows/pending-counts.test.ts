@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CompiledWindow } from '../load/compile.js';
+import type { CompiledWindow } from '../load/rule-set.js';
 import { PendingCounts, pendingKey, pendingLimit } from './pending-counts.js';
 
 const S = 1_000_000_000n;

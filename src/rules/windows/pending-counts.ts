@@ -7,7 +7,7 @@
 // groups hold only a few matches, so a rule keeps its groups' times as 64-bit words in one pool outside the JS
 // heap, by account slot, rewritten in place (rule-times.ts). The transitions promote a group to a full GroupState
 // when it outgrows that bound, and store both alike.
-import type { CompiledRule, CompiledWindow } from '../load/compile.js';
+import type { CompiledRule, CompiledWindow } from '../load/rule-set.js';
 import { groupsByAccount, keyOf } from '../alert-state/group-key.js';
 import { MAX_RECORDS, type StoredGroupState } from '../alert-state/group-state.js';
 import { RuleTimes } from './rule-times.js';

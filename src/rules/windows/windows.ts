@@ -1,5 +1,5 @@
 // Count and sum windows over consensus time: what is in the window after a match or a tick, and whether it fires.
-import type { CompiledWindow } from '../load/compile.js';
+import type { CompiledWindow } from '../load/rule-set.js';
 import { MAX_RECORDS, appendNewest, type GroupState } from '../alert-state/group-state.js';
 import type { Facts } from '../facts/facts.js';
 
