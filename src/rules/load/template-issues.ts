@@ -6,7 +6,7 @@ import { parseYaml } from '../../config/parse-yaml.js';
 import { scalarOffset } from '../../config/scalar-offset.js';
 import { keyText } from '../../config/walk-yaml.js';
 import { CONDITIONS_BY_NAME } from '../conditions/registry.js';
-import { templateProblems } from '../template/check-template.js';
+import { checkTemplate } from '../template/check-template.js';
 import type { TemplateContext } from '../template/template-variables.js';
 
 /** The rule keys holding templates. */
@@ -34,7 +34,7 @@ function ruleIssues(
     const key = keyText(pair.key);
     const node = pair.value;
     if (!TEMPLATE_KEYS.includes(key) || !isScalar(node) || typeof node.value !== 'string') return [];
-    return templateProblems(node.value, context).map((problem): ConfigIssue => {
+    return checkTemplate(node.value, context).map((problem): ConfigIssue => {
       const { line, col } = lines.linePos(scalarOffset(text, node as Scalar, problem.offset));
       return { file, line, col, path: key, message: problem.message };
     });

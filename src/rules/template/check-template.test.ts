@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { templateProblems } from './check-template.js';
+import { checkTemplate } from './check-template.js';
 import type { TemplateContext } from './template-variables.js';
 
 const tx: TemplateContext = { source: 'transactions', window: 'none', trace: false };
@@ -7,7 +7,7 @@ const reward: TemplateContext = { source: 'rewards', window: 'none', trace: fals
 const count: TemplateContext = { ...tx, window: 'count' };
 const absent: TemplateContext = { source: 'rewards', window: 'absent', trace: false };
 
-describe('templateProblems', () => {
+describe('checkTemplate', () => {
   it.each<[string, TemplateContext]>([
     ['{{account.name}} {{account.labels.team}} {{group.account}} {{rule.labels.x}}', tx],
     ['{{#transfers}}{{account}} {{amount}}{{/transfers}}{{^memo}}none{{/memo}}', tx],
@@ -17,7 +17,7 @@ describe('templateProblems', () => {
     ['{{window_total_hbar}} {{match_count}} {{{memo}}} {{&payer}}', count],
     ['{{last_seen_utc}} {{window_duration}} {{account.id}} {{! a comment }}', absent],
   ])('accepts %s', (template, context) => {
-    expect(templateProblems(template, context)).toEqual([]);
+    expect(checkTemplate(template, context)).toEqual([]);
   });
 
   it.each<[string, TemplateContext, number, string]>([
@@ -62,7 +62,7 @@ describe('templateProblems', () => {
     ],
     ['{{a}} {{b c', tx, 6, 'invalid template: this tag is never closed; add }}'],
   ])('reports %s', (template, context, offset, message) => {
-    const problems = templateProblems(template, context);
+    const problems = checkTemplate(template, context);
 
     expect(problems[0]).toEqual({ offset, message });
   });

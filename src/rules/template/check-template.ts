@@ -1,6 +1,6 @@
 // What is wrong with one template: it does not parse, or it names a variable its rule's alerts never fill
 // (`{{acount.name}}` renders as nothing, silently, in every alert). Pure: offsets are into the template text;
-// template-issues.ts places them in the rule file.
+// load/template-issues.ts places them in the rule file.
 import Mustache from 'mustache';
 import { didYouMean } from '../../config/did-you-mean.js';
 import {
@@ -23,7 +23,7 @@ type Token = [string, string, number, number, Token[]?];
 /** Tags that name a variable; `#` and `^` also open a section. */
 const NAMED = new Set(['name', '&', '#', '^']);
 
-export function templateProblems(template: string, context: TemplateContext): TemplateProblem[] {
+export function checkTemplate(template: string, context: TemplateContext): TemplateProblem[] {
   let tokens: Token[];
   try {
     tokens = Mustache.parse(template) as unknown as Token[];

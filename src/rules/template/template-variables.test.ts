@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TemplateContext } from './template-variables.js';
-import { templateProblems } from './check-template.js';
+import { checkTemplate } from './check-template.js';
 import { REPO_DIR } from '../../../test/helpers/shared.js';
 
 // The README's template table is what users copy from: every name it shows must be one the check accepts.
@@ -24,7 +24,7 @@ describe('rules/README.md "Templates" and template-variables.ts', () => {
   it.each(examples.filter((e) => !e.includes('<') && !e.includes('{{>')))(
     '%s is accepted in some rule',
     (example) => {
-      const problems = contexts.map((context) => templateProblems(example, context));
+      const problems = contexts.map((context) => checkTemplate(example, context));
 
       expect(
         problems.some((p) => p.length === 0),
