@@ -1,4 +1,4 @@
-// GroupState + rule + view → an Alert (rules/alert.ts). Pure: the same state gives the same alert and id.
+// GroupState + rule + view → an Alert (rules/alert/alert.ts). Pure: the same state gives the same alert and id.
 import type { Alert, AlertRecord, AlertStatus } from '../alert/alert.js';
 import type { CompiledRule } from '../load/rule-set.js';
 import type { GroupState } from '../alert-state/group-state.js';
