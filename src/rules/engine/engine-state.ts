@@ -27,7 +27,7 @@ export interface EngineState {
   readonly dirty: Set<GroupState>;
   /** Keys whose stored state must go at the next takeChanges() (stale groups, rules that are gone). */
   readonly deleted: Set<string>;
-  /** Count windows per account far below their threshold: bare match times (pending-counts.ts). */
+  /** Count windows per account far below their threshold: bare match times (windows/pending-counts.ts). */
   readonly pending: PendingCounts;
   /** Writes a full group state as the repository stores it, sharing unchanged window entries (one cache per engine). */
   readonly store: (s: GroupState) => StoredGroupState;

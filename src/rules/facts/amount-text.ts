@@ -1,4 +1,4 @@
-// Number texts for the "why" of alerts (explain.ts and the condition files): exact, grouped, no floats.
+// Number texts for the "why" of alerts (alert-content/explain.ts and the condition files): exact, grouped, no floats.
 
 /** `50000000000000` → `500,000 HBAR`: exact (bigint), thousands grouped, trailing zeros dropped. */
 export function hbarText(tinybar: bigint): string {

@@ -56,7 +56,10 @@ export class Facts {
   private readonly shared: RecordFacts;
   private netCache: bigint | undefined;
   private counterpartyCache: readonly string[] | undefined;
-  /** Template view and alert digest of the record (view.ts), built once for all the rules that alert on it. */
+  /**
+   * Template view and alert digest of the record (alert-content/view.ts), built once for all the rules that alert
+   * on it.
+   */
   view: Record<string, unknown> | undefined;
   digest: AlertRecord | undefined;
 

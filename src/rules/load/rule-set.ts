@@ -25,7 +25,7 @@ export interface CompiledRule {
   /** Resolved account ids, or undefined for every watched account. */
   readonly accountIds: ReadonlySet<string> | undefined;
   readonly predicate: Predicate;
-  /** The validated condition tree the predicate was built from (pushdown.ts reads it). */
+  /** The validated condition tree the predicate was built from (index/pushdown.ts reads it). */
   readonly when: WhenNode;
   readonly summary: string;
   readonly description: string;
@@ -35,7 +35,7 @@ export interface RuleSet {
   readonly rules: readonly CompiledRule[];
   readonly bySource: Readonly<Record<Source, readonly CompiledRule[]>>;
   readonly accounts: readonly WatchedAccount[];
-  /** The explorer link of a record (view.ts), '' without an explorer URL template. */
+  /** The explorer link of a record (alert-content/view.ts), '' without an explorer URL template. */
   readonly explorerLink: (record: object) => string;
   /** The explorer link of an account, '' or absent without an account URL template. */
   readonly accountLink?: (account: { readonly id: string; readonly account: string }) => string;

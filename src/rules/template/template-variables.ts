@@ -1,6 +1,6 @@
 // Every name a `summary` / `description` template may use, one list per thing that provides it (the views are
-// built in view.ts and build-alert.ts; the table in rules/README.md, "Templates", documents them). `check` and the
-// loader report any other name as an error, so adding a value to a view is one line in the right list here.
+// built in alert-content/view.ts and alert-content/build-alert.ts; the table in rules/README.md, "Templates",
+// documents them). `check` and the loader report any other name as an error, so adding a value to a view is one line in the right list here.
 // `a.b` is a name inside an object, `a.*` any name under `a` (labels), and a list's item fields are written
 // `list.field`: inside `{{#list}}…{{/list}}` a template says `{{field}}`.
 import type { z } from 'zod';
@@ -27,7 +27,7 @@ const ALERT = [
   'group.*',
   'status',
   'match_count',
-  // What happened (alert-variables.ts): filled in every alert, empty where it does not apply.
+  // What happened (alert-content/alert-variables.ts): filled in every alert, empty where it does not apply.
   'why',
   'resolution',
   'contract_verification',
@@ -42,7 +42,7 @@ const ALERT = [
   'others.explorer_url',
 ];
 
-/** Token and NFT moves of the watched account in a transaction (alert-variables.ts, tokenVariables). */
+/** Token and NFT moves of the watched account in a transaction (alert-content/alert-variables.ts, tokenVariables). */
 const TOKENS = [
   'tokens.token_id',
   'tokens.amount',
@@ -57,7 +57,7 @@ const TOKENS = [
   'counterparty',
 ];
 
-/** Values derived from any record, transaction or reward (view.ts). */
+/** Values derived from any record, transaction or reward (alert-content/view.ts). */
 const RECORD = ['amount_tinybar', 'amount_hbar', 'abs_amount_hbar', 'consensus_time_utc', 'explorer_url'];
 
 export const TEMPLATE_VARIABLES = {

@@ -52,7 +52,7 @@ export class PendingCounts {
   /** rule id → accounts whose times changed since the last takeDirty(). */
   private readonly dirty = new Map<string, Set<string>>();
 
-  /** Stored window entries, shared between writes (window-entry-cache.ts). */
+  /** Stored window entries, shared between writes (alert-state/window-entry-cache.ts). */
   private readonly entry: WindowEntry = windowEntryCache();
 
   get(ruleId: string, account: string): readonly bigint[] | undefined {
