@@ -1,6 +1,7 @@
 // Every name a `summary` / `description` template may use, one list per thing that provides it (the views are
 // built in alert-content/view.ts and alert-content/build-alert.ts; the table in rules/README.md, "Templates",
-// documents them). `check` and the loader report any other name as an error, so adding a value to a view is one line in the right list here.
+// documents them). `check` and the loader report any other name as an error, so adding a value to a view is one
+// line in the right list here.
 // `a.b` is a name inside an object, `a.*` any name under `a` (labels), and a list's item fields are written
 // `list.field`: inside `{{#list}}…{{/list}}` a template says `{{field}}`.
 import type { z } from 'zod';
