@@ -9,11 +9,12 @@
 // transitions, + takeChanges), each with its own engine, and prints what each stage adds per page.
 import { parseArgs } from 'node:util';
 import { cpuPerPage } from './lib/cpu-per-page.js';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Bench from './pipeline.bench.js';
 import type * as Page from '../src/ledger/page.js';
-import type * as Engine from '../src/rules/engine.js';
+import type * as Engine from '../src/rules/engine/engine.js';
 import type * as Match from '../src/tail/match-account.js';
 
 const PAGES = 200;
@@ -27,10 +28,14 @@ interface Modules {
 
 async function load(root: string): Promise<Modules> {
   const at = (path: string) => pathToFileURL(resolve(root, path)).href;
+  // A checkout from before the rules had sub-rooms keeps the engine at src/rules/engine.ts.
+  const engine = ['src/rules/engine/engine.ts', 'src/rules/engine.ts'].find((p) =>
+    existsSync(resolve(root, p)),
+  );
   return {
     bench: (await import(at('bench/pipeline.bench.ts'))) as Modules['bench'],
     page: (await import(at('src/ledger/page.ts'))) as Modules['page'],
-    engine: (await import(at('src/rules/engine.ts'))) as Modules['engine'],
+    engine: (await import(at(engine ?? 'src/rules/engine/engine.ts'))) as Modules['engine'],
     match: (await import(at('src/tail/match-account.ts'))) as Modules['match'],
   };
 }

@@ -6,9 +6,9 @@
 import { regexEnginesBench } from './regex-engines.js';
 import { parsePageText } from '../src/ledger/page.js';
 import type { Transaction } from '@ledger-sentinel/ledger-model/schema';
-import { loadRules } from '../src/rules/load.js';
-import { createEngine, type EngineEvent } from '../src/rules/engine.js';
-import type { RuleSet } from '../src/rules/compile.js';
+import { loadRules } from '../src/rules/load/load-rules.js';
+import { createEngine, type EngineEvent } from '../src/rules/engine/engine.js';
+import type { RuleSet } from '../src/rules/load/compile.js';
 import { startLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
 import { matchAccounts } from '../src/tail/match-account.js';
 import type { WatchedAccount } from '../src/tail/watched-account.js';

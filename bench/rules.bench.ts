@@ -3,8 +3,8 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Transaction } from '@ledger-sentinel/ledger-model/schema';
-import { createEngine, type EngineEvent } from '../src/rules/engine.js';
-import { loadRules } from '../src/rules/load.js';
+import { createEngine, type EngineEvent } from '../src/rules/engine/engine.js';
+import { loadRules } from '../src/rules/load/load-rules.js';
 import type { WatchedAccount } from '../src/tail/watched-account.js';
 import { transactionsPage } from './client-page.js';
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { AckStore } from '../delivery/ack-store.js';
 import { MAX_ALERTS_LISTED, type AlertFilter, type AlertView } from '../delivery/alert-view.js';
-import { SEVERITIES } from '../rules/alert.js';
+import { SEVERITIES } from '../rules/alert/alert.js';
 import { HttpError } from './http-io.js';
 
 /** An ack of an alert that never resolves lasts this long unless the caller says otherwise. */

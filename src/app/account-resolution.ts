@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import { linkSignal } from '../ledger/linked-signal.js';
 import type { Metrics } from '../observability/metrics.js';
-import { compileRules } from '../rules/compile.js';
+import { compileRules } from '../rules/load/compile.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 import { createAccountResolver } from '../tail/account-resolver.js';
 import { ledgerClientFor } from './clients.js';

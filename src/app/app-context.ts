@@ -4,7 +4,7 @@ import type { StatusSampler } from './status-sampler.js';
 import type { Writable } from 'node:stream';
 import type { HttpServerOptions, RunningHttpServer } from '../observability/http-server.js';
 import { createAccountResolution, type AccountResolution } from './account-resolution.js';
-import type { RuleFileCache } from '../rules/load.js';
+import type { RuleFileCache } from '../rules/load/load-rules.js';
 import type { Loaded } from './load-all.js';
 import type { Fingerprint } from './reload-fingerprint.js';
 import type { ReloadWatcher } from './reload-watcher.js';

@@ -3,7 +3,7 @@
 // identical copy), so the files the config actually reads are hashed again and compared.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { expandPaths } from '../rules/expand-paths.js';
+import { expandPaths } from '../rules/load/expand-paths.js';
 
 export interface Fingerprint {
   /** Every file the load read — the config, the rule files, the `*_file` secrets — to its content's hash. */

@@ -6,7 +6,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Logger } from 'pino';
-import { globMatches } from '../rules/glob-matches.js';
+import { globMatches } from '../rules/load/glob-matches.js';
 
 export interface ReloadWatcher {
   close(): void;

@@ -1,7 +1,7 @@
 // The runtime's timers: the rule tick (absence windows, drained windows) and the self-monitoring checks. Each
 // reads the runtime's current parts when it fires, so a reload never resets their schedule; only a new
 // interval (daemon.tick_interval, self_monitoring.check_interval) restarts one.
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { countAlerts, emitAlerts } from '../pipeline/emit-alerts.js';
 import { escalateOnTick } from './escalate-on-tick.js';
 import { tickRules } from '../pipeline/tick-rules.js';

@@ -10,7 +10,7 @@ import type { Outbox } from '../delivery/outbox.js';
 import type { PauseBoard } from '../delivery/pause-board.js';
 import type { RuntimeControls } from './runtime-controls.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { RuleStateRepo } from '../rules/state-repo.js';
+import type { RuleStateRepo } from '../rules/alert-state/state-repo.js';
 import type { StateStore } from '../state/store.js';
 import type { Tailer } from '../tail/tailer.js';
 import { createQuarantine, type Quarantine } from '../tail/quarantine.js';

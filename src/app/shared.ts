@@ -8,7 +8,7 @@ import { collectSecrets } from '../config/secret.js';
 import { createOutbox } from '../delivery/outbox.js';
 import { createLogger, redactSecrets } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
-import { createRuleStateRepo } from '../rules/state-repo.js';
+import { createRuleStateRepo } from '../rules/alert-state/state-repo.js';
 import { openStateStore, type StateStore } from '../state/store.js';
 import { VERSION } from '../version.js';
 import { createEngineHolder } from '../pipeline/engine-holder.js';

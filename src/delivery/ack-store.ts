@@ -2,7 +2,7 @@
 // one per alert key. An ack holds back the repeats of the episode it was given for (reminders of a windowed
 // alert, later matches of a per-record rule) until that episode resolves or the ack expires; the resolve is still
 // sent, and names the ack (docs/api.md, "Acknowledgements").
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import type { StateStore } from '../state/store.js';
 
 export interface AckInput {

@@ -2,7 +2,7 @@
 // sent, table outbox_alert) and the firing set — firing ones, and those resolved in the last 24 h — with first and
 // last seen, the records of the latest transition, and what holds them back (silences, acks).
 import { createHash } from 'node:crypto';
-import type { Alert, AlertRecord, Severity } from '../rules/alert.js';
+import type { Alert, AlertRecord, Severity } from '../rules/alert/alert.js';
 import type { StateStore } from '../state/store.js';
 import type { AckStore, StoredAck } from './ack-store.js';
 import { findSilence } from './route.js';

@@ -9,7 +9,7 @@ import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
 import { createSelfMonitor } from '../self-monitor/self-monitor.js';
 import { createTailHealth } from '../pipeline/tail-loop.js';
 import type { createMetrics } from '../observability/metrics.js';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { Notifiers } from '../notifiers/schema.js';
 import { testClock } from '../../test/helpers/clock.js';
 import {

@@ -5,7 +5,7 @@
 // outbox's own guarantees (retries, silences, exactly-once per channel) carry it from there.
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import type { StateStore } from '../state/store.js';
 import type { AckStore } from './ack-store.js';
 import type { EscalationStep } from './escalation-store.js';

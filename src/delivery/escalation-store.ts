@@ -2,7 +2,7 @@
 // matching route (`routes[].escalate`), written in the same transaction that enqueues the firing alert, so the
 // schedule survives restarts and failovers exactly as the alert does. escalate.ts runs the due ones; a resolve
 // ends them and is also sent to the receivers an escalation reached (docs/notifiers.md, "Escalation").
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import type { Escalation, Route } from '../notifiers/schema.js';
 import type { StateStore } from '../state/store.js';
 import { routeMatches } from './route.js';

@@ -12,7 +12,7 @@ import { captureLogs } from '../../test/helpers/log-capture.js';
 import { Notifiers, Route } from '../notifiers/schema.js';
 import { createMetrics } from '../observability/metrics.js';
 import { emitAlerts } from '../pipeline/emit-alerts.js';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { openStateStore, type StateStore } from '../state/store.js';
 import { createAckStore } from './ack-store.js';
 import { createChannels } from './channels.js';

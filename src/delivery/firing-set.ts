@@ -2,7 +2,7 @@
 // Alertmanager forgets a firing alert unless it is posted again before its endsAt, so the delivery worker re-sends
 // these (resend.ts, docs/notifiers.md "Alertmanager"). Kept by the outbox in the same transaction that enqueues the
 // transitions, so it survives a restart exactly as the alert state behind it does.
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import type { StateStore } from '../state/store.js';
 
 export interface FiringSet {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { nextGroupReadyAt, readyGroups } from './group.js';
 import type { DeliveryRow } from './outbox.js';
 import { testAlert } from '../../test/helpers/alerts.js';

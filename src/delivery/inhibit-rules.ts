@@ -3,7 +3,7 @@
 // it on every `equal` label are not sent (recorded as silenced, reason inhibited). As in Alertmanager, an alert
 // matching both sides is not inhibited by alerts that match both sides too (itself included).
 import { z } from 'zod';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { allMatch, compileMatcher, parseMatcher, valuesOf, type CompiledMatcher } from './matchers.js';
 
 const MatcherText = z.string().superRefine((text, ctx) => {

@@ -1,9 +1,9 @@
 // Alertmanager's label matchers (`name="value"`, `!=`, `=~`, `!~`) over an alert, for API silences and
 // `inhibit_rules`. Names: `rule` (also `alertname`), `severity`, `account` (the watched account's id or name),
 // and any label of the alert or its account. Regexes are anchored, as in Alertmanager, and run on RE2
-// (rules/compile-regex.ts): a matcher written by an API caller can never hold the event loop.
-import type { Alert } from '../rules/alert.js';
-import { compileRegex, type RuleRegex } from '../rules/compile-regex.js';
+// (rules/conditions/shared/compile-regex.ts): a matcher written by an API caller can never hold the event loop.
+import type { Alert } from '../rules/alert/alert.js';
+import { compileRegex, type RuleRegex } from '../rules/conditions/shared/compile-regex.js';
 import { labelValue } from '../config/labels.js';
 
 export type MatchOp = '=' | '!=' | '=~' | '!~';

@@ -1,6 +1,6 @@
 // What the outbox reports without changing anything: the next due time, dead letters, a delivery's status, the
 // depth per channel, the latest alerts and each channel's latest error (worker timer, API, status page, gauge).
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import type { Db } from '../state/store.js';
 import type { DeadLetter, DeliveryStatus, Outbox } from '../delivery/outbox.js';
 

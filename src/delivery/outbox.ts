@@ -1,7 +1,7 @@
 // The durable outbox: alerts and their per-channel deliveries in the state store (tables outbox_*).
 // enqueue() is synchronous so the pipeline calls it inside the same store.transaction() that moves the cursor:
 // an alert is on disk before the record that caused it is marked done. Delivery is recorded per channel.
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import type { StateStore } from '../state/store.js';
 import { createEscalationStore, type EscalationStore } from './escalation-store.js';
 import { createFiringSet, type FiringSet } from './firing-set.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpSink, type HttpSink } from '../../test/helpers/http-sink.js';
 import { createMetrics } from '../observability/metrics.js';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { openStateStore } from '../state/store.js';
 import { alertmanager } from '../notifiers/alertmanager/alertmanager.js';
 import { createChannels } from './channels.js';

@@ -8,7 +8,7 @@ import { closeAll, closeLater, deliverySetupFor } from '../../test/helpers/recei
 import { Notifiers, Route } from '../notifiers/schema.js';
 import { TimeIntervals } from '../notifiers/time-intervals-config.js';
 import { emitAlerts } from '../pipeline/emit-alerts.js';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { createRouteMutes } from './route-mute.js';
 
 afterEach(closeAll);

@@ -4,7 +4,7 @@
 // (a per-record alert, which never resolves) and a resolve whose firing never reached the receiver are not
 // (recorded as silenced, reason `muted`). Nothing waits longer than the window: held rows are postponed to its
 // end, and looked at again then.
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import type { Route } from '../notifiers/schema.js';
 import type { TimeInterval } from '../notifiers/time-intervals-config.js';
 import { episodeId } from './firing-set.js';

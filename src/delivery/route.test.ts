@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { findSilence, routeAlert } from './route.js';
 import { Routes, Silences } from '../notifiers/schema.js';
 import { testAlert } from '../../test/helpers/alerts.js';

@@ -1,5 +1,5 @@
 // Routing (pure): the notifiers for an alert are the rule's own `notify:` plus every matching route's.
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import type { Route, Silence } from '../notifiers/schema.js';
 import { labelsEqual } from '../config/labels.js';
 

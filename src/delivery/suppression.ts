@@ -3,7 +3,7 @@
 // (and counted by reason), never sent later — as in Alertmanager, a silence that ends lets the alert's next
 // notification (a repeat, a reminder, the resolve) through, not the ones it held back.
 import type { Metrics } from '../observability/metrics.js';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import type { StateStore } from '../state/store.js';
 import type { AckStore } from './ack-store.js';
 import {

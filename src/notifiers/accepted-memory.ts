@@ -2,7 +2,7 @@
 // Opsgenie). A retry of a digest then sends only what is left, so a digest larger than one attempt can carry (pacing,
 // a 429 halfway, the send timeout) still makes progress instead of starting over each time. In memory and bounded:
 // after a restart the first requests are sent again, which the services' dedup_key / alias make harmless.
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { notificationAlerts, type Notification, type SendReceipt } from './notifier.js';
 
 export interface AcceptedMemory {

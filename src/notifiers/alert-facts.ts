@@ -2,7 +2,7 @@
 // Opsgenie `details`). Pure; give it a presented alert (present.ts), so every value is neutralised and capped.
 // Label and annotation names are prefixed (`label.team`), so no name — `__proto__` included — can clash with a
 // fact or reach an object's prototype.
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { accountLabel, formatAmount, formatConsensusTime, triggerRecord } from './format.js';
 
 export function alertFacts(alert: Alert): Record<string, string> {

@@ -1,7 +1,7 @@
 // Pure text helpers shared by the message builders of every notifier (no escaping here: each format escapes
 // for its own medium).
-import type { Alert, AlertRecord } from '../rules/alert.js';
-import { tokenMoveText } from '../rules/token-moves.js';
+import type { Alert, AlertRecord } from '../rules/alert/alert.js';
+import { tokenMoveText } from '../rules/alert-content/token-moves.js';
 import { notificationAlerts, type Notification } from './notifier.js';
 
 const TINYBARS_PER_HBAR = 100_000_000n;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capText } from '../rules/cap-text.js';
+import { capText } from '../rules/alert/cap-text.js';
 import { neutralizeText, shownText } from './neutralize.js';
 
 describe('neutralizeText', () => {

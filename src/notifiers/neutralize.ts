@@ -3,7 +3,7 @@
 // zero-width and other invisible format characters, line separators, lone surrogates — are replaced by a visible
 // `\u{…}` escape, never silently deleted, so the reader sees that they were there. Then each medium escapes for
 // itself (Slack mrkdwn, HTML); this runs first because Slack's escaping inserts zero-width spaces of its own.
-import { capText } from '../rules/cap-text.js';
+import { capText } from '../rules/alert/cap-text.js';
 
 /**
  * \p{Cc} controls except tab and newline (handled by the `multiline` flag), \p{Cf} format characters (bidi

@@ -1,6 +1,6 @@
 // The notifier contract (docs/architecture.md): a notifier formats and sends one notification and classifies a failure by
 // throwing NotifyError. It never retries; deliver.ts owns retries, backoff, deadline, metrics and the log line.
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 
 /** One alert, or a digest of several alerts of one rule for one channel (storm control). */
 export type Notification =

@@ -4,7 +4,7 @@
 // hostile memo can do to any medium (docs/notifiers.md, "Hostile text"). Keys and ids (which carry group values)
 // are neutralised but never capped: the result is deterministic, so a resend still carries the same id; identities
 // proper (Message-ID, idempotency key) are computed from the alerts as stored.
-import type { Alert, AlertAccount, AlertRecord, AlertTokenMove } from '../rules/alert.js';
+import type { Alert, AlertAccount, AlertRecord, AlertTokenMove } from '../rules/alert/alert.js';
 import { neutralizeText, shownText } from './neutralize.js';
 import type { Notification } from './notifier.js';
 

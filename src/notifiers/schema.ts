@@ -1,6 +1,6 @@
 // The config sections owned by notifiers/: `notifiers`, `routes`, `silences`. app/config/schema.ts composes them.
 import { z } from 'zod';
-import { SEVERITIES } from '../rules/alert.js';
+import { SEVERITIES } from '../rules/alert/alert.js';
 import { duration } from '../config/duration.js';
 import { NOTIFIER_KINDS, type NotifierKind } from './registry.js';
 

@@ -3,7 +3,7 @@
 // count the alerts with countAlerts only after that transaction committed (a rolled-back page is replayed,
 // and its alerts must not be counted twice).
 import type { Metrics } from '../observability/metrics.js';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import type { Outbox } from '../delivery/outbox.js';
 import { routeAlert } from '../delivery/route.js';
 import type { Route } from '../notifiers/schema.js';

@@ -5,10 +5,10 @@
 // Why the engine cannot do without this holder yet: its group states are mutated in place as records are
 // evaluated, and the database transaction that writes them (with the outbox and the cursor) may still roll
 // back. Rebuilding from the committed rows is the rollback; the alternative, an undo log of the touched groups
-// inside the engine (rules/engine-state.ts), would put transaction awareness in the pure core and is not done.
-import { createEngine, type Engine } from '../rules/engine.js';
-import type { RuleSet } from '../rules/compile.js';
-import type { RuleStateRepo } from '../rules/state-repo.js';
+// inside the engine (rules/engine/engine-state.ts), would put transaction awareness in the pure core and is not done.
+import { createEngine, type Engine } from '../rules/engine/engine.js';
+import type { RuleSet } from '../rules/load/compile.js';
+import type { RuleStateRepo } from '../rules/alert-state/state-repo.js';
 
 export interface EngineHolder {
   /** The engine to use; call outside a transaction (it may restore from the database). */

@@ -7,7 +7,7 @@ import { LedgerHttpError } from '../ledger/errors.js';
 import type { ContractAction } from '@ledger-sentinel/ledger-model/schema';
 import { createOutbox } from '../delivery/outbox.js';
 import { createMetrics } from '../observability/metrics.js';
-import { createRuleStateRepo } from '../rules/state-repo.js';
+import { createRuleStateRepo } from '../rules/alert-state/state-repo.js';
 import { openStateStore } from '../state/store.js';
 import type { TailRecord } from '../tail/record-handler.js';
 import { HBAR, WATCHED, action, transfer, tx } from '../../test/fixtures/rules/records.js';

@@ -8,10 +8,10 @@ import type { ContractVerification } from '../enrich/verification.js';
 import { LedgerHttpError } from '../ledger/errors.js';
 import type { ContractAction, Transaction } from '@ledger-sentinel/ledger-model/schema';
 import type { Metrics } from '../observability/metrics.js';
-import type { Engine, EngineEvent } from '../rules/engine.js';
-import type { RuleStateRepo } from '../rules/state-repo.js';
+import type { Engine, EngineEvent } from '../rules/engine/engine.js';
+import type { RuleStateRepo } from '../rules/alert-state/state-repo.js';
 import type { RecordHandler, TailRecord } from '../tail/record-handler.js';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { countAlerts, emitAlerts, type EmitDeps } from './emit-alerts.js';
 import type { EngineHolder } from './engine-holder.js';
 

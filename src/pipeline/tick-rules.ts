@@ -4,8 +4,8 @@
 // daemon's rule tick (app/runtime-timers.ts), the backtest and rule tests (offline/offline-pipeline.ts) all
 // step the rules through here.
 import type { Metrics } from '../observability/metrics.js';
-import type { Alert } from '../rules/alert.js';
-import type { RuleStateRepo } from '../rules/state-repo.js';
+import type { Alert } from '../rules/alert/alert.js';
+import type { RuleStateRepo } from '../rules/alert-state/state-repo.js';
 import type { StateStore } from '../state/store.js';
 import { countAlerts, emitAlerts, type EmitDeps } from './emit-alerts.js';
 import type { EngineHolder } from './engine-holder.js';

@@ -2,7 +2,7 @@
 // RESOLVED prefix, a default text): rule authors write and test their template; the alert's framing is ours. The
 // template is wrapped in two private-use characters before it is compiled, so the engine renders it exactly as it
 // would, and the part between them is what the test compares.
-import type { Rule } from '../rules/schema.js';
+import type { Rule } from '../rules/load/schema.js';
 
 const OPEN = '\uE000';
 const CLOSE = '\uE001';

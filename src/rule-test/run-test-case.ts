@@ -5,7 +5,7 @@
 import { actionsIdFor, createCallTraces } from '../enrich/call-trace.js';
 import { createContractVerification, createdContractAddress } from '../enrich/verification.js';
 import type { ContractAction } from '@ledger-sentinel/ledger-model/schema';
-import type { RuleSet } from '../rules/compile.js';
+import type { RuleSet } from '../rules/load/compile.js';
 import { createOfflinePipeline, type OfflinePipeline } from '../pipeline/offline/offline-pipeline.js';
 import type { TailRecord } from '../tail/record-handler.js';
 import type { WatchedAccount } from '../tail/watched-account.js';

@@ -2,7 +2,7 @@
 // `ledger-sentinel test` prints: `ok` or `FAIL` with the test's file:line:col, then for a failure each expected
 // alert that did not fire (at its own file:line:col) beside the closest alert that did, and each unexpected alert.
 import { locate } from '../config/locate.js';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { compareAlerts } from './compare-alerts.js';
 import { formatExpected, formatObserved } from './format-alert.js';
 import { ownSummary } from './own-summary.js';

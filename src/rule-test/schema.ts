@@ -2,7 +2,7 @@
 // documents it; build-records.ts turns the compact inputs into ledger records.
 import { z } from 'zod';
 import { TRANSACTION_ID_PATTERN } from '@ledger-sentinel/ledger-model/schema';
-import { AccountId, HbarAmount } from '../rules/values.js';
+import { AccountId, HbarAmount } from '../rules/facts/values.js';
 import { AccountEntry } from '../tail/config.js';
 import {
   ResultName,

@@ -5,7 +5,7 @@ import { describeValue } from '../config/describe-value.js';
 import { didYouMean } from '../config/did-you-mean.js';
 import { RESULT_NAMES } from '@ledger-sentinel/ledger-model/result-codes';
 import { TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
-import { parseAmount } from '../rules/amount.js';
+import { parseAmount } from '../rules/facts/amount.js';
 import { parseSpan, parseTestTime, SPAN_EXAMPLE, TIME_EXAMPLE, type TestTime } from './test-time.js';
 
 /** A time as written (kept to print it back in a diff) and as parsed. */

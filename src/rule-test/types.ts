@@ -2,8 +2,8 @@
 // test file, the alerts one test sent, an alert as a test compares it, and one test's result. Types only, in a
 // leaf: every file of the harness may import them, and nothing here imports a file that imports this one.
 import type { ParsedYaml } from '../config/parse-yaml.js';
-import type { Alert } from '../rules/alert.js';
-import type { RuleSet } from '../rules/compile.js';
+import type { Alert } from '../rules/alert/alert.js';
+import type { RuleSet } from '../rules/load/compile.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 import type { TestFile } from './schema.js';
 import type { TestClock } from './test-clock.js';

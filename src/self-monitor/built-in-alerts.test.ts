@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { BUILT_IN_RULES, inhibit, transitions, type Condition } from './built-in-alerts.js';
 
 const AT = new Date('2030-01-01T00:00:00Z');

@@ -1,7 +1,7 @@
 // The daemon's own alerts (pure): which conditions hold, and the firing/resolved transitions between two
 // evaluations. While the query service is down, per-account staleness alerts are held back (inhibition): every
 // account goes stale together then, and one alert says why.
-import type { Alert, AlertAccount } from '../rules/alert.js';
+import type { Alert, AlertAccount } from '../rules/alert/alert.js';
 
 export const BUILT_IN_RULES = {
   accountStale: 'sentinel-account-stale',

@@ -11,7 +11,7 @@ import { createLedgerClient } from '../ledger/client.js';
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { createLogger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { defaultSimulatorConfig } from '@ledger-sentinel/simulator/config';
 import { sampleTransactionRow } from '@ledger-sentinel/simulator/sample-rows';
 import { startSimulator } from '@ledger-sentinel/simulator/server';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../observability/metrics.js';
 import { createLogger } from '../observability/logger.js';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { openStateStore } from '../state/store.js';
 import { createQuarantine, type NewQuarantinedRecord } from '../tail/quarantine.js';
 import { SelfMonitoringConfig } from '../app/config/daemon-config.js';

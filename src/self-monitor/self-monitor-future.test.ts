@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../observability/metrics.js';
 import { createLogger } from '../observability/logger.js';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import type { FutureSighting } from '../tail/future-records.js';
 import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
 import { createSelfMonitor, type SelfMonitorState } from './self-monitor.js';

@@ -1,7 +1,7 @@
 // Self-monitoring state in the state store (table self_monitor), so a restart neither fires again what was
 // firing nor forgets to resolve it, and a notifier's run of failed deliveries survives it. Synchronous: the
 // runtime saves it in the same store.transaction that enqueues the alerts it goes with.
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import type { StateStore } from '../state/store.js';
 import type { SelfMonitorState } from './self-monitor.js';
 

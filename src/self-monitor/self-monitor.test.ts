@@ -3,7 +3,7 @@ import { createLedgerClient } from '../ledger/client.js';
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { createLogger } from '../observability/logger.js';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { defaultSimulatorConfig } from '@ledger-sentinel/simulator/config';
 import { sampleTransactionRow } from '@ledger-sentinel/simulator/sample-rows';
 import { startSimulator } from '@ledger-sentinel/simulator/server';

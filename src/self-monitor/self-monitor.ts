@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { ChannelPause } from '../delivery/pause-board.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import type { StreamStaleness } from '../tail/staleness.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
 import { BUILT_IN_RULES, inhibit, transitions, type Condition } from './built-in-alerts.js';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../observability/metrics.js';
 import { createLogger } from '../observability/logger.js';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { AccountsConfig, watchedAccounts } from '../tail/config.js';
 import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
 import type { UnresolvedAccount } from '../app/load-all.js';

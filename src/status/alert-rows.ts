@@ -4,7 +4,7 @@
 // only on an alert that still fires: a silence made after an alert resolved never held it back.
 import type { AlertEntry } from '../delivery/alert-view.js';
 import { shownText } from '../notifiers/neutralize.js';
-import type { Severity } from '../rules/alert.js';
+import type { Severity } from '../rules/alert/alert.js';
 import { alertState, matchesFilter, type AlertState, type StatusFilter } from './status-filter.js';
 import type { StatusSilence } from './status-silence.js';
 

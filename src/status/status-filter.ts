@@ -2,7 +2,7 @@
 // state=firing`). Values come from whoever wrote the URL: each is checked against a fixed set or compared by
 // equality, never used to look up a property, so `constructor` or `__proto__` matches nothing special.
 import type { AlertEntry } from '../delivery/alert-view.js';
-import { SEVERITIES, type Severity } from '../rules/alert.js';
+import { SEVERITIES, type Severity } from '../rules/alert/alert.js';
 
 /** An alert on the page: firing now (it will resolve), resolved, or a one-shot alert (it never resolves). */
 export type AlertState = 'firing' | 'resolved' | 'one-shot';

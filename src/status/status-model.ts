@@ -5,7 +5,7 @@ import type { AlertEntry } from '../delivery/alert-view.js';
 import type { ReadinessCheck } from '../observability/http-server.js';
 import type { Viewer } from '../observability/html-route.js';
 import type { ChannelError } from '../delivery/outbox.js';
-import type { Severity } from '../rules/alert.js';
+import type { Severity } from '../rules/alert/alert.js';
 import { alertsModel, TEXT_MAX, type AlertsModel } from './alert-rows.js';
 import type { StatusFilter } from './status-filter.js';
 import type { HistorySample, HourCount } from './status-history.js';

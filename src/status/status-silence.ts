@@ -4,7 +4,7 @@
 // or its account: the semantics of the delivery worker's findSilence (src/delivery/route.ts).
 import { compileMatcher, type MatchOp } from '../delivery/matchers.js';
 import type { Silence } from '../notifiers/schema.js';
-import type { Alert } from '../rules/alert.js';
+import type { Alert } from '../rules/alert/alert.js';
 import { labelValue } from '../config/labels.js';
 
 export interface SilenceMatcher {

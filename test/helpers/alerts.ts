@@ -1,5 +1,5 @@
 // Builders for notifier tests (not part of the runtime; imported only by *.test.ts).
-import type { Alert, AlertRecord } from '../../src/rules/alert.js';
+import type { Alert, AlertRecord } from '../../src/rules/alert/alert.js';
 
 export function testRecord(overrides: Partial<AlertRecord> = {}): AlertRecord {
   return {

@@ -2,10 +2,10 @@
 // checks the docs still show what this code produces): a large debit firing, and a missing staking reward
 // resolved by the reward that arrived.
 import { StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
-import type { Alert } from '../../src/rules/alert.js';
-import { compileRules } from '../../src/rules/compile.js';
-import { createEngine } from '../../src/rules/engine.js';
-import { RuleFile } from '../../src/rules/schema.js';
+import type { Alert } from '../../src/rules/alert/alert.js';
+import { compileRules } from '../../src/rules/load/compile.js';
+import { createEngine } from '../../src/rules/engine/engine.js';
+import { RuleFile } from '../../src/rules/load/schema.js';
 import type { WatchedAccount } from '../../src/tail/watched-account.js';
 import { parse } from 'yaml';
 

@@ -1,11 +1,11 @@
 // A state directory holding many pending count groups, and a child-process entry that restores the rule engine
 // from it: restore-large-state.test.ts runs the child under a small heap cap.
 import { openStateStore } from '../../src/state/store.js';
-import { createRuleStateRepo } from '../../src/rules/state-repo.js';
-import { createEngine } from '../../src/rules/engine.js';
-import { loadRules } from '../../src/rules/load.js';
-import type { RuleSet } from '../../src/rules/compile.js';
-import type { StoredGroupState } from '../../src/rules/group-state.js';
+import { createRuleStateRepo } from '../../src/rules/alert-state/state-repo.js';
+import { createEngine } from '../../src/rules/engine/engine.js';
+import { loadRules } from '../../src/rules/load/load-rules.js';
+import type { RuleSet } from '../../src/rules/load/compile.js';
+import type { StoredGroupState } from '../../src/rules/alert-state/group-state.js';
 
 export const RULES = 20;
 export const ACCOUNTS = 10_000;

@@ -4,7 +4,7 @@ import { startHttpSink, type HttpSink } from './http-sink.js';
 import { startSlackSink, type SlackSink } from './slack-sink.js';
 import { startSmtpServer, type SmtpSink } from './smtp.js';
 import { createMetrics } from '../../src/observability/metrics.js';
-import type { Alert } from '../../src/rules/alert.js';
+import type { Alert } from '../../src/rules/alert/alert.js';
 import { openStateStore } from '../../src/state/store.js';
 import { createChannels } from '../../src/delivery/channels.js';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from '../../src/delivery/delivery-worker.js';

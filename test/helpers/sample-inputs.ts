@@ -1,7 +1,7 @@
 // Status page inputs of a given size, for tests and bench 5 (not part of the runtime).
 import { testAlert } from './alerts.js';
 import { alertFingerprint, type AlertEntry } from '../../src/delivery/alert-view.js';
-import type { Alert } from '../../src/rules/alert.js';
+import type { Alert } from '../../src/rules/alert/alert.js';
 import type { StatusInputs } from '../../src/status/status-model.js';
 
 export const SAMPLE_NOW = Date.UTC(2026, 10, 25, 12, 0, 0);

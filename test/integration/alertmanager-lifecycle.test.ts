@@ -19,7 +19,7 @@ import {
 import { testAlert } from '../helpers/alerts.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { createMetrics, type Metrics } from '../../src/observability/metrics.js';
-import type { Alert } from '../../src/rules/alert.js';
+import type { Alert } from '../../src/rules/alert/alert.js';
 import { openStateStore, type StateStore } from '../../src/state/store.js';
 import { startHttpSink, type HttpSink } from '../helpers/http-sink.js';
 

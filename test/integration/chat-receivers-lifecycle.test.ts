@@ -13,7 +13,7 @@ import { startDelivery, type Delivery } from '../../src/app/delivery.js';
 import { createChannels } from '../../src/delivery/channels.js';
 import { createOutbox, type Outbox } from '../../src/delivery/outbox.js';
 import { createMetrics } from '../../src/observability/metrics.js';
-import type { Alert } from '../../src/rules/alert.js';
+import type { Alert } from '../../src/rules/alert/alert.js';
 import { Notifiers } from '../../src/notifiers/schema.js';
 import { openStateStore, type StateStore } from '../../src/state/store.js';
 import { testAlert } from '../helpers/alerts.js';

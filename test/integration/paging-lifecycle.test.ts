@@ -12,7 +12,7 @@ import { startDelivery, type Delivery } from '../../src/app/delivery.js';
 import { createChannels } from '../../src/delivery/channels.js';
 import { createOutbox, type Outbox } from '../../src/delivery/outbox.js';
 import { createMetrics } from '../../src/observability/metrics.js';
-import type { Alert } from '../../src/rules/alert.js';
+import type { Alert } from '../../src/rules/alert/alert.js';
 import { openStateStore, type StateStore } from '../../src/state/store.js';
 import { pagerduty } from '../../src/notifiers/pagerduty/pagerduty.js';
 import { opsgenie } from '../../src/notifiers/opsgenie/opsgenie.js';

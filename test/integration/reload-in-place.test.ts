@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app/create-app.js';
 import { loadAll, type Loaded } from '../../src/app/load-all.js';
-import { createRuleStateRepo } from '../../src/rules/state-repo.js';
+import { createRuleStateRepo } from '../../src/rules/alert-state/state-repo.js';
 import { largeDebit } from '@ledger-sentinel/simulator/traffic-inject';
 import { LARGE_DEBIT_RULE, startDaemonEnv, until, type DaemonEnv } from './daemon-harness.js';
 

@@ -10,8 +10,8 @@ import { formatIssue, type ConfigIssue } from '../../src/config/config-error.js'
 import { loadYaml } from '../../src/config/load-yaml.js';
 import { CONFIG_SECTIONS, Config } from '../../src/app/config/schema.js';
 import { loadConfigFile } from '../../src/app/config/load.js';
-import { loadRules } from '../../src/rules/load.js';
-import { When, Window } from '../../src/rules/schema.js';
+import { loadRules } from '../../src/rules/load/load-rules.js';
+import { When, Window } from '../../src/rules/load/schema.js';
 import { watchedAccounts } from '../../src/tail/config.js';
 import { REPO_DIR } from '../helpers/shared.js';
 

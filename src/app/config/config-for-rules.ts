@@ -2,7 +2,7 @@
 // Read leniently from the YAML, so `check` reports the rule files' errors in the same run as the config's.
 import { expandEnv } from '../../config/expand-env.js';
 import { parseYaml } from '../../config/parse-yaml.js';
-import { RulesConfig } from '../../rules/config.js';
+import { RulesConfig } from '../../rules/load/rules-config.js';
 import { AccountsConfig, watchedAccounts } from '../../tail/config.js';
 import type { WatchedAccount } from '../../tail/watched-account.js';
 

@@ -11,7 +11,7 @@ import { DaemonConfig, SelfMonitoringConfig } from './daemon-config.js';
 import { InhibitRules } from '../../delivery/inhibit-rules.js';
 import { Notifiers, Routes, Silences, unknownNotifierRefs } from '../../notifiers/schema.js';
 import { TimeIntervals, unknownTimeIntervalRefs } from '../../notifiers/time-intervals-config.js';
-import { RulesConfig } from '../../rules/config.js';
+import { RulesConfig } from '../../rules/load/rules-config.js';
 import { HeartbeatConfig } from '../../self-monitor/heartbeat-config.js';
 import { HaConfig, haBackendIssue } from '../../state/ha-config.js';
 import { AccountsConfig, TailConfig } from '../../tail/config.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Alert } from '../../rules/alert.js';
+import type { Alert } from '../../rules/alert/alert.js';
 import { alertLine, progressBar, summarize, summaryTable } from './report.js';
 import { parseTimeArg } from './parse-time.js';
 

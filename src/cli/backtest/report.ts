@@ -1,6 +1,6 @@
 // What a backtest prints (pure): one line per alert that would have fired, then a per-rule table.
 import { parseTimestamp, timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
-import type { Alert } from '../../rules/alert.js';
+import type { Alert } from '../../rules/alert/alert.js';
 
 export interface RuleSummary {
   readonly rule: string;

@@ -8,7 +8,7 @@ import { Config } from '../../app/config/schema.js';
 import { collectSecrets } from '../../config/secret.js';
 import { createChannels } from '../../delivery/channels.js';
 import { createLogger } from '../../observability/logger.js';
-import { SEVERITIES, type Severity } from '../../rules/alert.js';
+import { SEVERITIES, type Severity } from '../../rules/alert/alert.js';
 import { printIssues } from '../common/print-issues.js';
 import type { CliContext, Command } from '../command.js';
 import { DEFAULT_CONFIG } from '../run/run.js';

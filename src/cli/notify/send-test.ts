@@ -4,7 +4,7 @@
 import type { Writable } from 'node:stream';
 import type { Channel } from '../../delivery/channels.js';
 import { NotifyError, type SendReceipt } from '../../notifiers/notifier.js';
-import type { Alert } from '../../rules/alert.js';
+import type { Alert } from '../../rules/alert/alert.js';
 import { linkSignal } from '../../ledger/linked-signal.js';
 
 export interface SendTestOptions {

@@ -1,6 +1,6 @@
 // The alert `notify test` sends: clearly marked as a test in every field a receiver shows, with a key of its own
 // per run (so a PagerDuty or Opsgenie test opens its own incident, never one of a real alert), and its resolve.
-import type { Alert, Severity } from '../../rules/alert.js';
+import type { Alert, Severity } from '../../rules/alert/alert.js';
 
 export function testAlert(notifier: string, severity: Severity, nowMs: number): Alert {
   const at = new Date(nowMs).toISOString();

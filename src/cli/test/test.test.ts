@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadTestFile } from '../../rule-test/load-test-file.js';
-import { expandPaths } from '../../rules/expand-paths.js';
-import { loadRules } from '../../rules/load.js';
+import { expandPaths } from '../../rules/load/expand-paths.js';
+import { loadRules } from '../../rules/load/load-rules.js';
 import { REPO_DIR } from '../../../test/helpers/shared.js';
 import { startCli } from '../../../test/integration/cli-harness.js';
 

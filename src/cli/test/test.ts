@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { formatIssue } from '../../config/config-error.js';
 import { loadTestFile } from '../../rule-test/load-test-file.js';
 import { runTestFile } from '../../rule-test/run-test-file.js';
-import { expandPaths } from '../../rules/expand-paths.js';
+import { expandPaths } from '../../rules/load/expand-paths.js';
 import type { Command } from '../command.js';
 
 const USAGE = `Usage: ledger-sentinel test <file>...

@@ -2,7 +2,7 @@
 // "Alertmanager"): a resolve carries its resolve time; a firing alert that will resolve carries `firingEndsAt`
 // (now + 4 × resend_interval; it is re-sent before then); a per-record alert carries none, so Alertmanager ends it
 // after its own resolve_timeout.
-import type { Alert } from '../../rules/alert.js';
+import type { Alert } from '../../rules/alert/alert.js';
 import { accountLabel, formatAmount, triggerRecord } from '../format.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
 import { presentNotification } from '../present.js';

@@ -1,7 +1,7 @@
 // Alert → Discord webhook payload (pure): one embed per alert (at most 10), coloured by severity or green for a
 // resolve, with Discord's limits kept (title 256, description 4096, 25 fields of 256/1024, footer 2048, 6000
 // characters across the embeds, content 2000). `allowed_mentions: {parse: []}` so no memo can ping anyone.
-import type { Alert } from '../../rules/alert.js';
+import type { Alert } from '../../rules/alert/alert.js';
 import {
   accountLabel,
   alertHeadline,

@@ -1,6 +1,6 @@
 // The HTML part of an alert email (pure): every value HTML-escaped, the transaction and the account linked to the
 // explorer when it serves the network, only http(s) links.
-import type { Alert, AlertRecord } from '../../rules/alert.js';
+import type { Alert, AlertRecord } from '../../rules/alert/alert.js';
 import {
   accountLabel,
   alertHeadline,

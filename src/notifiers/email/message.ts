@@ -2,7 +2,7 @@
 // HTML-escaped and links to the explorer, a Message-ID stable per notification and thread headers per alert key.
 // Alert text is neutralised and capped first (present.ts), and the body stops listing alerts at a size budget, so
 // no memo makes a large email.
-import type { Alert } from '../../rules/alert.js';
+import type { Alert } from '../../rules/alert/alert.js';
 import {
   accountLabel,
   alertHeadline,

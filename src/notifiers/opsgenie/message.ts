@@ -3,10 +3,10 @@
 // alias (`POST /v2/alerts/{alias}/close?identifierType=alias`). Every text is presented first (present.ts:
 // neutralised, capped) and then held to Opsgenie's limits: message 130 characters, alias 512, description 15,000,
 // 20 tags of 50, details 8,000 characters in all, entity 512, note 25,000.
-import type { Alert } from '../../rules/alert.js';
+import type { Alert } from '../../rules/alert/alert.js';
 import { alertFacts } from '../alert-facts.js';
 import { accountLabel, alertHeadline, explanationFields, recordFields, triggerRecord } from '../format.js';
-import { capText } from '../../rules/cap-text.js';
+import { capText } from '../../rules/alert/cap-text.js';
 import { presentAlert } from '../present.js';
 import { receiverKey } from '../receiver-key.js';
 import type { OpsgenieConfig } from './config.js';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startOpsgenieServer, type OpsgenieServer } from '../../../test/helpers/opsgenie-server.js';
 import { testAlert, testRecord } from '../../../test/helpers/alerts.js';
 import { testNotifierDeps } from '../../../test/helpers/notifier-deps.js';
-import type { Alert } from '../../rules/alert.js';
+import type { Alert } from '../../rules/alert/alert.js';
 import { NotifyError } from '../notifier.js';
 import { LIMITS, opsgenieRequest } from './message.js';
 import { opsgenie } from './opsgenie.js';

@@ -2,10 +2,10 @@
 // its resolve, both with the dedup_key of the alert key (receiver-key.ts), so PagerDuty opens one alert per key
 // and closes that one. Every text is presented first (present.ts: neutralised, capped); PagerDuty shows it as plain
 // text. Limits from the Events API v2: summary ≤ 1024 characters, dedup_key ≤ 255.
-import type { Alert } from '../../rules/alert.js';
+import type { Alert } from '../../rules/alert/alert.js';
 import { alertFacts } from '../alert-facts.js';
 import { accountLabel, alertHeadline, triggerRecord } from '../format.js';
-import { capText } from '../../rules/cap-text.js';
+import { capText } from '../../rules/alert/cap-text.js';
 import { presentAlert } from '../present.js';
 import { receiverKey } from '../receiver-key.js';
 import type { PagerdutyConfig } from './config.js';

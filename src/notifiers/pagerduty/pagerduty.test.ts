@@ -6,7 +6,7 @@ import { captureLogs } from '../../../test/helpers/log-capture.js';
 import { testClock } from '../../../test/helpers/clock.js';
 import { deliver } from '../../delivery/deliver.js';
 import { createMetrics } from '../../observability/metrics.js';
-import type { Alert } from '../../rules/alert.js';
+import type { Alert } from '../../rules/alert/alert.js';
 import { NotifyError } from '../notifier.js';
 import { DEDUP_KEY_MAX, pagerdutyEvent } from './message.js';
 import { pagerduty } from './pagerduty.js';

@@ -6,7 +6,7 @@ import { SLACK_API, startSlackApiSink, type SlackApiSink } from '../../../test/h
 import { testAlert, testAlerts } from '../../../test/helpers/alerts.js';
 import { testNotifierDeps } from '../../../test/helpers/notifier-deps.js';
 import { openStateStore, type StateStore } from '../../state/store.js';
-import type { Alert } from '../../rules/alert.js';
+import type { Alert } from '../../rules/alert/alert.js';
 import { slackApp } from './slack-app.js';
 
 let sink: SlackApiSink | undefined;

@@ -3,7 +3,7 @@
 // in place to show it resolved (chat.update). Idempotent across a crash: a firing alert already recorded as
 // posted is not posted again, a resolve already threaded is not threaded again (the outbox may hand either
 // over once more after a kill: docs/notifiers.md, "Delivery guarantees").
-import type { Alert } from '../../rules/alert.js';
+import type { Alert } from '../../rules/alert/alert.js';
 import { isResolvedNotification } from '../format.js';
 import { NotifyError, notificationAlerts, type Notification, type Notifier } from '../notifier.js';
 import type { NotifierKind } from '../registry.js';

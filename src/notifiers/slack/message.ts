@@ -1,7 +1,7 @@
 // Alert → Slack Block Kit payload (pure). Every ledger-controlled string is escaped for its text object: mrkdwn
 // through escapeMrkdwn, the plain_text header through plainText; Slack's
 // limits (50 blocks, 3,000 characters a section, 150 a header) are kept by truncating visibly.
-import type { Alert, AlertRecord } from '../../rules/alert.js';
+import type { Alert, AlertRecord } from '../../rules/alert/alert.js';
 import {
   accountLabel,
   contextLine,

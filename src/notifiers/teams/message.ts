@@ -1,7 +1,7 @@
 // Alert → the payload of a Teams Workflows webhook ("post to a channel when a webhook request is received"): a
 // message whose one attachment is an Adaptive Card 1.4 (pure). Every ledger-controlled string is escaped for the
 // card's Markdown (escape.ts); the card stays under Teams' ~28 KB message limit by listing fewer alerts.
-import type { Alert } from '../../rules/alert.js';
+import type { Alert } from '../../rules/alert/alert.js';
 import {
   accountLabel,
   contextLine,

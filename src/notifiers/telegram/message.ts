@@ -1,7 +1,7 @@
 // Alert → Telegram sendMessage parameters (pure), text in the HTML parse mode. Every ledger-controlled string is
 // escaped (escape.ts); the text is built from whole lines (each one balanced HTML), so the 4,096-character cap
 // is kept by leaving lines out, never by cutting inside an entity or a tag.
-import type { Alert } from '../../rules/alert.js';
+import type { Alert } from '../../rules/alert/alert.js';
 import {
   accountLabel,
   contextLine,

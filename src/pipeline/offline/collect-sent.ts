@@ -1,7 +1,7 @@
 // The delivery sink of an offline pipeline: a real outbox (so routing, the firing set and escalations are kept
 // exactly as in the daemon) that also hands back every alert enqueued, in order: what the daemon would send.
 import type { Outbox } from '../../delivery/outbox.js';
-import type { Alert } from '../../rules/alert.js';
+import type { Alert } from '../../rules/alert/alert.js';
 
 export interface SentCollector {
   /** The outbox to give the pipeline. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createCallTraces } from '../../enrich/call-trace.js';
 import { createContractVerification } from '../../enrich/verification.js';
 import { createOutbox } from '../../delivery/outbox.js';
-import type { Alert } from '../../rules/alert.js';
+import type { Alert } from '../../rules/alert/alert.js';
 import { openStateStore } from '../../state/store.js';
 import type { TailRecord } from '../../tail/record-handler.js';
 import { HBAR, OTHER, WATCHED, action, transfer, tx } from '../../../test/fixtures/rules/records.js';

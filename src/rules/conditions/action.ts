@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineCondition } from '../condition.js';
-import { HbarAmount } from '../values.js';
+import { defineCondition } from './shared/condition.js';
+import { HbarAmount } from '../facts/values.js';
 import { ENTITY_ID_PATTERN } from '@ledger-sentinel/ledger-model/entity-id';
 import type { ContractAction } from '@ledger-sentinel/ledger-model/schema';
 

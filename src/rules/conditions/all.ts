@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCondition, type Predicate, type WhenNode } from '../condition.js';
+import { defineCondition, type Predicate, type WhenNode } from './shared/condition.js';
 
 /** Every listed condition holds; undefined (trace needed) wins over true, false wins over both. */
 export function allOf(preds: readonly Predicate[]): Predicate {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCondition, type WhenNode } from '../condition.js';
+import { defineCondition, type WhenNode } from './shared/condition.js';
 
 export const any = defineCondition({
   name: 'any',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCondition } from '../condition.js';
+import { defineCondition } from './shared/condition.js';
 
 const MESSAGE =
   'expected a call depth like 5 (it matches a depth of 5 or more), ">= 5" or "> 4" (the same), ' +

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCondition } from '../condition.js';
+import { defineCondition } from './shared/condition.js';
 
 /** The record is (true) / is not (false) a child record (nonce > 0). */
 export const child = defineCondition({

@@ -1,9 +1,9 @@
 // The condition table (gatus-style): every condition, matching and not, on real-shaped records.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { compileTree } from '../compile.js';
-import { Facts, type RecordEvent } from '../facts.js';
-import { When } from '../schema.js';
+import { compileTree } from '../load/compile.js';
+import { Facts, type RecordEvent } from '../facts/facts.js';
+import { When } from '../load/schema.js';
 import { CONDITIONS } from './registry.js';
 import {
   HBAR,

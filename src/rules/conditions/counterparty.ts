@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineCondition } from '../condition.js';
-import { AccountIdList } from '../values.js';
+import { defineCondition } from './shared/condition.js';
+import { AccountIdList } from '../facts/values.js';
 
 const Counterparty = z
   .object({ in: AccountIdList.optional(), not_in: AccountIdList.optional() })

@@ -1,6 +1,6 @@
-import { hbarText } from '../why-text.js';
-import { defineCondition } from '../condition.js';
-import { HbarAmount } from '../values.js';
+import { hbarText } from '../facts/amount-text.js';
+import { defineCondition } from './shared/condition.js';
+import { HbarAmount } from '../facts/values.js';
 
 /** The watched account's net HBAR change, fees included, is a loss of at least the amount. */
 export const debit = defineCondition({

@@ -1,6 +1,6 @@
-import { hbarText } from '../why-text.js';
-import { defineCondition } from '../condition.js';
-import { HbarAmount } from '../values.js';
+import { hbarText } from '../facts/amount-text.js';
+import { defineCondition } from './shared/condition.js';
+import { HbarAmount } from '../facts/values.js';
 
 /** The transaction's charged fee (`charged_tx_fee`) is at least the amount. */
 export const fee = defineCondition({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { literalPrefix, memo } from './memo.js';
-import { Facts } from '../facts.js';
+import { Facts } from '../facts/facts.js';
 import { WATCHED, memo as base64, tx } from '../../../test/fixtures/rules/records.js';
 
 describe('literalPrefix: what every match of an anchored regex starts with', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineCondition } from '../condition.js';
-import { compileRegex, type RuleRegex } from '../compile-regex.js';
+import { defineCondition } from './shared/condition.js';
+import { compileRegex, type RuleRegex } from './shared/compile-regex.js';
 
 const Memo = z
   .object({
@@ -32,7 +32,10 @@ const Memo = z
   });
 type Memo = z.output<typeof Memo>;
 
-/** The schema has accepted `source`, so it compiles; RE2 (compile-regex.ts) keeps matching linear in the memo. */
+/**
+ * The schema has accepted `source`, so it compiles; RE2 (shared/compile-regex.ts) keeps matching linear in the
+ * memo.
+ */
 function ruleRegex(source: string, ignoreCase: boolean): RuleRegex {
   const compiled = compileRegex(source, ignoreCase ? 'i' : '');
   if (!compiled.ok) throw new Error(`memo regex passed validation but does not compile: ${compiled.reason}`);
@@ -57,7 +60,7 @@ export function literalPrefix(source: string): string {
 
 /**
  * The decoded memo (base64 → UTF-8) contains a text or matches a regex. Only the first MEMO_EVAL_LIMIT characters
- * are examined (Facts.memoHead) and regexes run on RE2 (compile-regex.ts), so their cost is linear in that head.
+ * are examined (Facts.memoHead) and regexes run on RE2 (shared/compile-regex.ts), so their cost is linear in that head.
  */
 export const memo = defineCondition({
   name: 'memo',

@@ -1,5 +1,5 @@
-import { defineCondition } from '../condition.js';
-import { NftMove, nftMovePredicate } from '../nft-move.js';
+import { defineCondition } from './shared/condition.js';
+import { NftMove, nftMovePredicate } from './shared/nft-move.js';
 
 /** An NFT of the token (optionally one serial) left the watched account. */
 export const nftOut = defineCondition({

@@ -1,4 +1,4 @@
-import { defineCondition, type WhenNode } from '../condition.js';
+import { defineCondition, type WhenNode } from './shared/condition.js';
 
 export const not = defineCondition({
   name: 'not',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCondition } from '../condition.js';
+import { defineCondition } from './shared/condition.js';
 
 /** `self`: the watched account paid (the transaction id's prefix); `other`: someone else did. */
 export const payer = defineCondition({

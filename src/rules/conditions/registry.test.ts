@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONDITIONS } from './registry.js';
-import { When } from '../schema.js';
+import { When } from '../load/schema.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const conditionFiles = readdirSync(here)

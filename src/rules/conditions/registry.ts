@@ -1,5 +1,5 @@
 // Every condition, one line each; registry.test.ts checks this list against the files in this folder.
-import type { Condition } from '../condition.js';
+import type { Condition } from './shared/condition.js';
 import { action } from './action.js';
 import { all } from './all.js';
 import { any } from './any.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineCondition } from '../condition.js';
-import { serviceName, unknownNames, type ServiceNames } from '../service-name.js';
+import { defineCondition } from './shared/condition.js';
+import { serviceName, unknownNames, type ServiceNames } from './shared/service-name.js';
 import { RESULT_NAMES, SUCCESS_RESULTS } from '@ledger-sentinel/ledger-model/result-codes';
 
 const RESULTS: ServiceNames = {

@@ -1,7 +1,7 @@
-import { hbarText } from '../why-text.js';
+import { hbarText } from '../facts/amount-text.js';
 import { z } from 'zod';
-import { defineCondition } from '../condition.js';
-import { HbarAmount } from '../values.js';
+import { defineCondition } from './shared/condition.js';
+import { HbarAmount } from '../facts/values.js';
 
 const Reward = z
   .object({ min: HbarAmount.optional(), max: HbarAmount.optional() })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCondition } from '../condition.js';
+import { defineCondition } from './shared/condition.js';
 
 /** The record is (true) / is not (false) the execution of a scheduled transaction. */
 export const scheduled = defineCondition({

@@ -1,6 +1,6 @@
-import { unitsText } from '../why-text.js';
-import { defineCondition } from '../condition.js';
-import { TokenAmount, tokenAmountPredicate } from '../token-amount.js';
+import { unitsText } from '../facts/amount-text.js';
+import { defineCondition } from './shared/condition.js';
+import { TokenAmount, tokenAmountPredicate } from './shared/token-amount.js';
 
 /** The watched account's net change in a fungible token is a gain of at least `min` units. */
 export const tokenCredit = defineCondition({
