@@ -30,10 +30,11 @@ import { openStateStore } from '../src/state/store.js';
 import type { GroundTruth } from '@ledger-sentinel/simulator/ground-truth';
 import { startLivingLedger, type RunningLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
 import { payerBranchEligible, type SimTransaction } from '@ledger-sentinel/simulator/store';
-import { clientTailSource } from '../src/tail/client-source.js';
-import { AccountsConfig, TailConfig, watchedAccounts } from '../src/tail/config.js';
-import type { RecordHandler } from '../src/tail/record-handler.js';
-import type { Strategy } from '../src/tail/strategy.js';
+import { clientTailSource } from '../src/tail/source/client-source.js';
+import { AccountsConfig, watchedAccounts } from '../src/accounts/accounts-config.js';
+import { TailConfig } from '../src/tail/tail-config.js';
+import type { RecordHandler } from '../src/tail/poll/record-handler.js';
+import type { Strategy } from '../src/tail/strategy/strategy-cost.js';
 import { createTailer, type Tailer } from '../src/tail/tailer.js';
 
 const TPS = 200;

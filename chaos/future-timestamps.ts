@@ -13,7 +13,7 @@ import { startLivingLedger, type RunningLivingLedger } from '@ledger-sentinel/si
 import { sampleTransactionRow } from '@ledger-sentinel/simulator/sample-rows';
 import { makeSimTransaction } from '@ledger-sentinel/simulator/transaction-json';
 import { openStateStore } from '../src/state/store.js';
-import { TailState } from '../src/tail/tail-state.js';
+import { TailState } from '../src/tail/cursor/cursor-store.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
 import { startChaosSlack, type ChaosSlack } from './lib/slack.js';
 

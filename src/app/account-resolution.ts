@@ -6,10 +6,10 @@ import type { Logger } from 'pino';
 import { linkSignal } from '../ledger/linked-signal.js';
 import type { Metrics } from '../observability/metrics.js';
 import { compileRules } from '../rules/compile.js';
-import type { WatchedAccount } from '../tail/watched-account.js';
-import { createAccountResolver } from '../tail/account-resolver.js';
+import type { WatchedAccount } from '../accounts/watched-account.js';
+import { createAccountResolver } from '../tail/resolve/account-resolver.js';
 import { ledgerClientFor } from './clients.js';
-import type { ResolvedAccountsRepo } from '../tail/resolved-accounts-repo.js';
+import type { ResolvedAccountsRepo } from '../tail/resolve/resolved-accounts-repo.js';
 import type { Loaded, UnresolvedAccount } from './load-all.js';
 
 export interface AccountResolution {

@@ -5,17 +5,17 @@ import { createCallTraces } from '../enrich/call-trace.js';
 import { createContractVerification } from '../enrich/verification.js';
 import type { LedgerClient } from '../ledger/client.js';
 import type { Route } from '../notifiers/schema.js';
-import { clientTailSource } from '../tail/client-source.js';
-import type { AheadSighting, FutureSighting } from '../tail/future-records.js';
-import type { Quarantine } from '../tail/quarantine.js';
-import type { RecordHandler } from '../tail/record-handler.js';
+import { clientTailSource } from '../tail/source/client-source.js';
+import type { AheadSighting, FutureSighting } from '../tail/head/future-records.js';
+import type { Quarantine } from '../tail/quarantine/quarantine-store.js';
+import type { RecordHandler } from '../tail/poll/record-handler.js';
 import { createTailer, type Tailer } from '../tail/tailer.js';
 import { ledgerClientFor, verifyClientFor } from './clients.js';
-import { createLiveTailer, type LiveTailer } from './live-tailer.js';
+import { createLiveTailer, type LiveTailer } from '../tail/loop/live-tailer.js';
 import type { Loaded } from './load-all.js';
 import { createPipelineHandler } from '../pipeline/pipeline.js';
 import type { Shared } from './runtime.js';
-import { runTailLoop } from '../pipeline/tail-loop.js';
+import { runTailLoop } from '../tail/loop/daemon-loop.js';
 import { verifyFor } from '../enrich/verify-adapter.js';
 
 export interface TailPartDeps {

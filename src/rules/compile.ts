@@ -7,7 +7,7 @@ import type { Accounts, Rule, Window } from './schema.js';
 import type { Severity } from './alert.js';
 import { compileTemplate } from './template.js';
 import { ownValue } from '../config/labels.js';
-import type { WatchedAccount } from '../tail/watched-account.js';
+import type { WatchedAccount } from '../accounts/watched-account.js';
 
 export interface CompiledWindow {
   readonly kind: 'count' | 'debit_sum' | 'credit_sum' | 'absent';

@@ -7,7 +7,7 @@ import type { EngineSnapshot } from './engine.js';
 import { groupsByAccount } from './group-key.js';
 import { groupStateStore, restoreGroupState, type GroupState, type StoredGroupState } from './group-state.js';
 import { PendingCounts, pendingLimitOf, restoresPending } from './pending-counts.js';
-import type { WatchedAccount } from '../tail/watched-account.js';
+import type { WatchedAccount } from '../accounts/watched-account.js';
 
 export interface EngineState {
   readonly ruleSet: RuleSet;

@@ -10,7 +10,7 @@ import { expandPaths, type ListDir } from './expand-paths.js';
 import { refsFromYaml, refsOfRule, type RuleRefs } from './rule-refs.js';
 import { RuleFile, type Rule } from './schema.js';
 import { templateIssues } from './template-issues.js';
-import type { WatchedAccount } from '../tail/watched-account.js';
+import type { WatchedAccount } from '../accounts/watched-account.js';
 
 export interface RuleText {
   readonly file: string;

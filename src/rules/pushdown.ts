@@ -5,8 +5,8 @@
 import type { RuleSet } from './compile.js';
 import { eitherOf, guardOf } from './guard.js';
 import { QUERYABLE_TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
-import type { Pushdown } from '../tail/config.js';
-import type { WatchedAccount } from '../tail/watched-account.js';
+import type { Pushdown } from '../accounts/accounts-config.js';
+import type { WatchedAccount } from '../accounts/watched-account.js';
 
 /** For createTailer's `pushdown` option: `(account) => pushdownFor(ruleSet, account)`. */
 export function pushdownFor(ruleSet: RuleSet, account: WatchedAccount): Pushdown | undefined {

@@ -5,21 +5,22 @@
 // a stream with a poll in flight is skipped, so there are never two polls of the same stream at once.
 import type { Logger } from 'pino';
 import type { StateStore } from '../state/store.js';
-import type { CapacityView } from './capacity-watch.js';
-import type { Pushdown, TailConfig } from './config.js';
-import type { AheadSighting, FutureRecords, FutureSighting } from './future-records.js';
-import type { HeadTracker } from './head-tracker.js';
-import type { Quarantine } from './quarantine.js';
-import type { RecordHandler } from './record-handler.js';
-import { runRounds } from './run-rounds.js';
-import type { StalenessSummary, StreamStaleness } from './staleness.js';
-import type { Strategy } from './strategy.js';
-import { staleness, streamStaleness } from './stream-staleness.js';
-import type { TailMetrics } from './tail-context.js';
-import { tailRound } from './tail-round.js';
-import { createTailerState } from './tailer-state.js';
-import type { TailSource } from './tail-source.js';
-import type { WatchedAccount } from './watched-account.js';
+import type { CapacityView } from './health/capacity-watch.js';
+import type { Pushdown } from '../accounts/accounts-config.js';
+import type { TailConfig } from './tail-config.js';
+import type { AheadSighting, FutureRecords, FutureSighting } from './head/future-records.js';
+import type { HeadTracker } from './head/head-tracker.js';
+import type { Quarantine } from './quarantine/quarantine-store.js';
+import type { RecordHandler } from './poll/record-handler.js';
+import { runRounds } from './loop/run-rounds.js';
+import type { StalenessSummary, StreamStaleness } from './health/staleness-summary.js';
+import type { Strategy } from './strategy/strategy-cost.js';
+import { staleness, streamStaleness } from './health/stream-staleness.js';
+import type { TailMetrics } from './poll/poll-context.js';
+import { tailRound } from './loop/round.js';
+import { createTailerState } from './loop/tailer-state.js';
+import type { TailSource } from './source/listing-source.js';
+import type { WatchedAccount } from '../accounts/watched-account.js';
 
 export interface TailerOptions {
   readonly store: StateStore;

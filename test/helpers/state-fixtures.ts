@@ -7,8 +7,8 @@ import { createSilenceStore } from '../../src/delivery/silence-store.js';
 import { testAlert } from './alerts.js';
 import { createRuleStateRepo } from '../../src/rules/state-repo.js';
 import type { StoredGroupState } from '../../src/rules/group-state.js';
-import { createQuarantine } from '../../src/tail/quarantine.js';
-import { TailState } from '../../src/tail/tail-state.js';
+import { createQuarantine } from '../../src/tail/quarantine/quarantine-store.js';
+import { TailState } from '../../src/tail/cursor/cursor-store.js';
 import type { StateStore } from '../../src/state/store.js';
 
 /** 2^63 - 1 and a nanosecond timestamp: both beyond what a JS number holds exactly. */

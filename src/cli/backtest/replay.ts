@@ -8,7 +8,7 @@ import { formatTimestamp, parseTimestamp, timestampToMillis } from '@ledger-sent
 import type { Alert } from '../../rules/alert.js';
 import type { RuleSet } from '../../rules/compile.js';
 import { createEngine } from '../../rules/engine.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 import { evaluateRecords } from './evaluate-records.js';
 import { recordsOf, watchListOf } from './records-of.js';
 

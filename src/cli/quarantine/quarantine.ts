@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { loadAll } from '../../app/load-all.js';
 import { printIssues } from '../common/print-issues.js';
 import { openStateStore } from '../../state/store.js';
-import { createQuarantine, type QuarantinedRecord } from '../../tail/quarantine.js';
+import { createQuarantine, type QuarantinedRecord } from '../../tail/quarantine/quarantine-store.js';
 import type { CliContext, Command } from '../command.js';
 import { DEFAULT_CONFIG } from '../run/run.js';
 

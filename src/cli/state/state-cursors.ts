@@ -1,5 +1,5 @@
 // What `ledger-sentinel state` shows and changes: the tailer's cursors in a stopped daemon's state directory.
-import type { Cursor, TailState } from '../../tail/tail-state.js';
+import type { Cursor, TailState } from '../../tail/cursor/cursor-store.js';
 import {
   formatTimestamp,
   parseTimestamp,

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { captureCli } from '../../../test/helpers/capture-cli.js';
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { openStateStore } from '../../state/store.js';
-import { TailState } from '../../tail/tail-state.js';
+import { TailState } from '../../tail/cursor/cursor-store.js';
 import { runCli } from '../cli.js';
 
 const S = 1_000_000_000n;

@@ -8,7 +8,7 @@ import { cursorRows, formatCursorTable, parseResetTarget, resetCursors } from '.
 import { loadConfigFile } from '../../app/config/load.js';
 import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
 import { openStateStore } from '../../state/store.js';
-import { TailState } from '../../tail/tail-state.js';
+import { TailState } from '../../tail/cursor/cursor-store.js';
 import type { CliContext, Command } from '../command.js';
 import type { StateConfig } from '../../config/sections/state.js';
 import { migrateState } from './migrate.js';

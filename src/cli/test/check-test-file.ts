@@ -5,7 +5,7 @@ import { didYouMean } from '../../config/did-you-mean.js';
 import { locate } from '../../config/locate.js';
 import type { ParsedYaml } from '../../config/parse-yaml.js';
 import { sortIssues } from '../../config/config-error.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 import { payerOf } from './build-records.js';
 import type { Input, TestFile, Tx } from './schema.js';
 import { clockOf, MAX_STEPS } from './test-clock.js';

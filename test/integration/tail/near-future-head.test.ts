@@ -14,10 +14,11 @@ import { makeSimTransaction } from '@ledger-sentinel/simulator/transaction-json'
 import { createLedgerClient } from '../../../src/ledger/client.js';
 import { createMetrics } from '../../../src/observability/metrics.js';
 import { openStateStore, type StateStore } from '../../../src/state/store.js';
-import { clientTailSource } from '../../../src/tail/client-source.js';
-import { AccountsConfig, TailConfig, watchedAccounts } from '../../../src/tail/config.js';
-import type { RecordHandler } from '../../../src/tail/record-handler.js';
-import { TailState } from '../../../src/tail/tail-state.js';
+import { clientTailSource } from '../../../src/tail/source/client-source.js';
+import { AccountsConfig, watchedAccounts } from '../../../src/accounts/accounts-config.js';
+import { TailConfig } from '../../../src/tail/tail-config.js';
+import type { RecordHandler } from '../../../src/tail/poll/record-handler.js';
+import { TailState } from '../../../src/tail/cursor/cursor-store.js';
 import { createTailer } from '../../../src/tail/tailer.js';
 import { captureLogs } from '../../helpers/log-capture.js';
 

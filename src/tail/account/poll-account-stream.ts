@@ -1,0 +1,180 @@
+// One poll of one per-account stream: everything after its `safe` cursor, page by page, each page handed
+// over in its own transaction; then the cursor moves to head − overlap (taken before the first request).
+// A walk stopped at its bound (walk-bound.ts) or by a failure keeps the pages it handed over.
+import { formatTimestamp, parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
+import { quarantinePage } from '../quarantine/quarantine-page.js';
+import { involvesAccount } from './involves-account.js';
+import { newestTrusted } from '../head/future-bound.js';
+import type { TailRecord } from '../poll/record-handler.js';
+import type { AccountStream } from '../streams/watch-streams.js';
+import {
+  type Delivery,
+  REPLAYABLE,
+  type Seen,
+  type TailContext,
+  handOver,
+  settledBound,
+} from '../poll/poll-context.js';
+import type { TailPage } from '../source/listing-source.js';
+import type { StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
+import type { Cursor } from '../cursor/cursor-store.js';
+import { type TruncateReason, createWalkBound, reportTruncated } from '../poll/walk-bound.js';
+
+export interface PollResult {
+  readonly pages: number;
+  readonly delivered: number;
+  readonly dropped: number;
+  /** Set when the poll stopped at its bound (walk-bound.ts) before the end of the listing. */
+  readonly truncated?: TruncateReason;
+}
+
+interface Tally {
+  pages: number;
+  delivered: number;
+  dropped: number;
+}
+
+export async function pollAccountStream(
+  ctx: TailContext,
+  stream: AccountStream,
+  signal: AbortSignal,
+): Promise<PollResult> {
+  const cursor = ctx.state.cursor(stream.key);
+  if (!cursor) throw new Error(`tail: stream ${stream.key} has no cursor; call ensureCursors first`);
+  const headBefore = ctx.head.head;
+  const result: Tally = { pages: 0, delivered: 0, dropped: 0 };
+  const bound = createWalkBound(ctx.walk);
+  // The newest record of the pages this poll fully handed over: what a poll cut short may keep.
+  let handled = cursor.safe;
+  let truncated: TruncateReason | undefined;
+  try {
+    for await (const page of listing(ctx, stream, formatTimestamp(cursor.safe), signal)) {
+      result.pages += 1;
+      quarantinePage(ctx, page, { stream: stream.key, source: stream.source, account: stream.account.id });
+      const newest = await handlePage(ctx, stream, cursor, page.records, result, signal);
+      if (newest > handled) handled = newest;
+      truncated = bound.pageHandled();
+      if (truncated) break;
+    }
+  } catch (err) {
+    keepProgress(ctx, stream.key, cursor, headBefore, handled);
+    throw err;
+  }
+  if (truncated) {
+    keepProgress(ctx, stream.key, cursor, headBefore, handled);
+    reportTruncated(ctx, stream.key, truncated, result.pages);
+    return { ...result, truncated };
+  }
+  const safe = settledBound(ctx, headBefore, cursor.safe);
+  const read = headBefore !== undefined && headBefore > handled ? headBefore : handled;
+  ctx.state.transaction(() => {
+    const moved = ctx.state.advance(stream.key, { safe, read });
+    ctx.state.prune(stream.key, moved.safe);
+  }, REPLAYABLE);
+  return result;
+}
+
+/** Hands one page's fresh records over; resolves with the newest timestamp of the account's own rows. */
+async function handlePage(
+  ctx: TailContext,
+  stream: AccountStream,
+  cursor: Cursor,
+  records: readonly (Transaction | StakingReward)[],
+  result: Tally,
+  signal: AbortSignal,
+): Promise<bigint> {
+  let newest = cursor.safe;
+  const fresh: Delivery[] = [];
+  const foreign: Seen[] = [];
+  const inPage = new Set<bigint>();
+  const bound = ctx.future.settleLimit();
+  for (const record of records) {
+    const ts = parseTimestamp(
+      'consensus_timestamp' in record ? record.consensus_timestamp : record.timestamp,
+    );
+    const own = involvesAccount(record, stream.account.id);
+    // Only the account's own rows tell how far its listing was read and where the head is: a row that does not
+    // belong to the query may be newer than rows of the account still on the next page (a walk cut short keeps
+    // `newest`), or made up (a head taken from it settles `safe` past rows not yet visible).
+    // A record dated ahead of this host's clock is still handed over, but moves neither the head nor `read`
+    // (nor, through `read`, what a poll cut short keeps as `safe`) until the clock has passed it.
+    if (own) {
+      ctx.head.observe(ts);
+      newest = newestTrusted(newest, ts, bound);
+    }
+    if (ts <= cursor.safe || inPage.has(ts) || ctx.state.isSeen(stream.key, ts)) {
+      result.dropped += 1;
+      ctx.metrics?.dedupDrops.inc({ source: stream.source });
+      continue;
+    }
+    inPage.add(ts);
+    if (own) fresh.push({ stream: stream.key, ts, item: tailRecord(stream, record) });
+    else foreign.push(unattributed(ctx, stream, record, ts));
+  }
+  await handOver(ctx, fresh, signal, foreign);
+  result.delivered += fresh.length;
+  return newest;
+}
+
+/**
+ * A walk cut short (bound or failure) read every row up to `handled` in ascending order, so `safe` may move to
+ * it, but never past head − overlap: rows above that may still become visible (docs/tailing.md, "Race
+ * safety"). The rows between are in the dedup window, so resuming from `safe` hands none over twice.
+ */
+function keepProgress(
+  ctx: TailContext,
+  key: string,
+  cursor: Cursor,
+  headBefore: bigint | undefined,
+  handled: bigint,
+): void {
+  const settled = settledBound(ctx, headBefore, cursor.safe);
+  const safe = handled < settled ? handled : settled;
+  try {
+    ctx.state.transaction(() => {
+      const moved = ctx.state.advance(key, { safe: safe > cursor.safe ? safe : cursor.safe, read: handled });
+      ctx.state.prune(key, moved.safe);
+    }, REPLAYABLE);
+  } catch (err) {
+    // Best effort on a failing poll: without it the next poll re-reads those pages and drops them as seen.
+    ctx.log?.warn({ err, stream: key }, 'could not keep the progress of a poll cut short');
+  }
+}
+
+function listing(
+  ctx: TailContext,
+  stream: AccountStream,
+  after: string,
+  signal: AbortSignal,
+): AsyncIterable<TailPage<Transaction | StakingReward>> {
+  const options = { signal, priority: stream.account.priority };
+  if (stream.source === 'rewards')
+    return ctx.source.rewards(stream.account.rewardsPath, { after, limit: ctx.pageLimit }, options);
+  const query = { accountId: stream.account.id, after, order: 'asc' as const, limit: ctx.pageLimit };
+  return ctx.source.transactions(stream.pushdown ? { ...query, pushdown: stream.pushdown } : query, options);
+}
+
+/**
+ * A record that does not involve the stream's account: counted and logged, never evaluated under the account.
+ * It is marked seen with the page, so a re-read (overlap, restart) neither counts nor logs it again.
+ */
+function unattributed(
+  ctx: TailContext,
+  stream: AccountStream,
+  record: Transaction | StakingReward,
+  ts: bigint,
+): Seen {
+  ctx.metrics?.recordsUnattributed.inc({ source: stream.source });
+  const transaction = 'transaction_id' in record ? record.transaction_id : undefined;
+  ctx.log?.warn(
+    { stream: stream.key, account: stream.account.id, transaction, timestamp: formatTimestamp(ts) },
+    'record does not involve the polled account; not attributed to it',
+  );
+  return { stream: stream.key, ts };
+}
+
+function tailRecord(stream: AccountStream, record: Transaction | StakingReward): TailRecord {
+  return stream.source === 'transactions'
+    ? { source: 'transactions', record: record as Transaction, account: stream.account }
+    : { source: 'rewards', record: record as StakingReward, account: stream.account };
+}
