@@ -3,26 +3,11 @@
 // the rules: both read the watch list, neither owns it.
 import { z } from 'zod';
 import { formatEntityId } from '@ledger-sentinel/ledger-model/entity-id';
-import { QUERYABLE_TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
 import type { WatchedAccount } from './watched-account.js';
 import { AccountId, needsLookup } from './account-id.js';
 
 const EVM_ADDRESS = /^(0x)?[0-9a-fA-F]{40}$/;
 const ALIAS = /^[A-Z2-7]+$/;
-
-export const Pushdown = z
-  .object({
-    result: z.enum(['success', 'fail']).optional(),
-    transactiontype: z
-      .array(z.string())
-      .min(1)
-      .refine((names) => names.every((n) => QUERYABLE_TRANSACTION_TYPES.has(n.toUpperCase())), {
-        message: 'expected transaction type names the service accepts, like CRYPTOTRANSFER',
-      })
-      .optional(),
-  })
-  .strict();
-export type Pushdown = z.output<typeof Pushdown>;
 
 export const AccountEntry = z
   .object({

@@ -5,7 +5,7 @@
 import type { RuleSet } from './compile.js';
 import { eitherOf, guardOf } from './guard.js';
 import { QUERYABLE_TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
-import type { Pushdown } from '../accounts/accounts-config.js';
+import type { Pushdown } from '../accounts/pushdown.js';
 import type { WatchedAccount } from '../accounts/watched-account.js';
 
 /** For createTailer's `pushdown` option: `(account) => pushdownFor(ruleSet, account)`. */

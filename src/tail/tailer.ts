@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { StateStore } from '../state/store.js';
 import type { CapacityView } from './health/capacity-watch.js';
-import type { Pushdown } from '../accounts/accounts-config.js';
+import type { Pushdown } from '../accounts/pushdown.js';
 import type { TailConfig } from './tail-config.js';
 import type { AheadSighting, FutureRecords, FutureSighting } from './head/future-records.js';
 import type { HeadTracker } from './head/head-tracker.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Transaction } from '@ledger-sentinel/ledger-model/schema';
-import { matchAccounts, passesPushdown } from './match-account.js';
+import { matchAccounts } from './match-account.js';
+import { passesPushdown } from '../../accounts/pushdown.js';
 
 function tx(fields: Record<string, unknown>): Transaction {
   return Transaction.parse({

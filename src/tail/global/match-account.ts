@@ -3,8 +3,6 @@
 // exclusion), an HBAR transfer row, or a fungible token transfer row. NFT-only involvement, entity_id and
 // staking_reward_transfers do not count.
 import type { Transaction } from '@ledger-sentinel/ledger-model/schema';
-import { isSuccessResult } from '@ledger-sentinel/ledger-model/result-codes';
-import type { Pushdown } from '../../accounts/accounts-config.js';
 
 const PAYER_CHILD_TYPES_KEPT = new Set(['CRYPTOCREATEACCOUNT', 'CRYPTOUPDATEACCOUNT']);
 
@@ -46,15 +44,4 @@ function addWatched(found: string[], account: string, watched: ReadonlySet<strin
 function payerBranchApplies(tx: Transaction): boolean {
   const syntheticChild = tx.nonce > 0 && (tx.parent_consensus_timestamp ?? null) === null;
   return !syntheticChild || PAYER_CHILD_TYPES_KEPT.has(tx.name);
-}
-
-/** The pushdown filter applied locally, for the global tail (the same records the query would return). */
-export function passesPushdown(tx: Transaction, pushdown: Pushdown | undefined): boolean {
-  if (!pushdown) return true;
-  if (pushdown.result && isSuccessResult(tx.result) !== (pushdown.result === 'success')) return false;
-  if (pushdown.transactiontype) {
-    const name = tx.name.toUpperCase();
-    if (!pushdown.transactiontype.some((t) => t.toUpperCase() === name)) return false;
-  }
-  return true;
 }

@@ -2,7 +2,7 @@
 // (ledger/client.ts) satisfies it through a thin adapter; tests use a loopback server behind the same shape.
 import type { InvalidRecord } from '../../ledger/page.js';
 import type { StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
-import type { Pushdown } from '../../accounts/accounts-config.js';
+import type { Pushdown } from '../../accounts/pushdown.js';
 
 export interface TailPage<T> {
   readonly url: string;

@@ -5,7 +5,8 @@ import { createLedgerClient, type LedgerClient } from '../../../src/ledger/clien
 import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { openStateStore } from '../../../src/state/store.js';
 import { clientTailSource } from '../../../src/tail/source/client-source.js';
-import { AccountsConfig, watchedAccounts, type Pushdown } from '../../../src/accounts/accounts-config.js';
+import { AccountsConfig, watchedAccounts } from '../../../src/accounts/accounts-config.js';
+import { type Pushdown } from '../../../src/accounts/pushdown.js';
 import { TailConfig } from '../../../src/tail/tail-config.js';
 import { createTailer } from '../../../src/tail/tailer.js';
 import { compare, recordingHandler } from './harness.js';
