@@ -35,7 +35,8 @@ import { AccountsConfig, watchedAccounts } from '../src/accounts/accounts-config
 import { TailConfig } from '../src/tail/tail-config.js';
 import type { RecordHandler } from '../src/tail/poll/record-handler.js';
 import type { Strategy } from '../src/tail/strategy/strategy-cost.js';
-import { createTailer, type Tailer } from '../src/tail/tailer.js';
+import { createTailer } from '../src/tail/tailer.js';
+import { type Tailer } from '../src/tail/tailer-types.js';
 
 const TPS = 200;
 const BUDGET = 50;

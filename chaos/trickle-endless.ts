@@ -16,7 +16,8 @@ import { clientTailSource } from '../src/tail/source/client-source.js';
 import { AccountsConfig, watchedAccounts } from '../src/accounts/accounts-config.js';
 import { TailConfig } from '../src/tail/tail-config.js';
 import { recordTimestamp, type RecordHandler, type TailRecord } from '../src/tail/poll/record-handler.js';
-import { createTailer, type Tailer } from '../src/tail/tailer.js';
+import { createTailer } from '../src/tail/tailer.js';
+import { type Tailer } from '../src/tail/tailer-types.js';
 import { startHostileLedger, type HostileLedger } from '../test/fixtures/tail/hostile-ledger.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
 

@@ -12,7 +12,7 @@ import type { RuntimeControls } from './runtime-controls.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { RuleStateRepo } from '../rules/state-repo.js';
 import type { StateStore } from '../state/store.js';
-import type { Tailer } from '../tail/tailer.js';
+import type { Tailer } from '../tail/tailer-types.js';
 import { createQuarantine, type Quarantine } from '../tail/quarantine/quarantine-store.js';
 import { createRouteMutes } from '../delivery/route-mute.js';
 import { startHeartbeat, type HeartbeatTimer } from './heartbeat-timer.js';

@@ -21,7 +21,8 @@ import { openStateStore } from '../state/store.js';
 import { clientTailSource } from '../tail/source/client-source.js';
 import { AccountsConfig, watchedAccounts } from '../accounts/accounts-config.js';
 import { TailConfig } from '../tail/tail-config.js';
-import { createTailer, type TailerOptions } from '../tail/tailer.js';
+import { createTailer } from '../tail/tailer.js';
+import { type TailerOptions } from '../tail/tailer-types.js';
 
 const START_MS = 1_700_000_000_000;
 /** The ledger runs at 250 TPS until this offset from the start, then at 2 TPS. */

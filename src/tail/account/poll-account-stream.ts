@@ -7,26 +7,13 @@ import { involvesAccount } from './involves-account.js';
 import { newestTrusted } from '../head/future-bound.js';
 import type { TailRecord } from '../poll/record-handler.js';
 import type { AccountStream } from '../streams/watch-streams.js';
-import {
-  type Delivery,
-  REPLAYABLE,
-  type Seen,
-  type TailContext,
-  handOver,
-  settledBound,
-} from '../poll/poll-context.js';
+import { type TailContext } from '../poll/poll-context.js';
+import { type Delivery, REPLAYABLE, type Seen, handOver, settledBound } from '../poll/hand-over.js';
+import type { PollResult } from '../poll/poll-result.js';
 import type { TailPage } from '../source/listing-source.js';
 import type { StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
 import type { Cursor } from '../cursor/cursor-store.js';
 import { type TruncateReason, createWalkBound, reportTruncated } from '../poll/walk-bound.js';
-
-export interface PollResult {
-  readonly pages: number;
-  readonly delivered: number;
-  readonly dropped: number;
-  /** Set when the poll stopped at its bound (walk-bound.ts) before the end of the listing. */
-  readonly truncated?: TruncateReason;
-}
 
 interface Tally {
   pages: number;

@@ -22,7 +22,8 @@ import { AccountsConfig, watchedAccounts } from '../../accounts/accounts-config.
 import { TailConfig } from '../tail-config.js';
 import type { RecordHandler } from '../poll/record-handler.js';
 import type { TailPage, TailSource, TransactionQuery } from '../source/listing-source.js';
-import { type Tailer, createTailer } from '../tailer.js';
+import { createTailer } from '../tailer.js';
+import { type Tailer } from '../tailer-types.js';
 
 const START_MS = 1_700_000_000_000;
 const T0 = BigInt(START_MS) * 1_000_000n;

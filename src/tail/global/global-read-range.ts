@@ -3,7 +3,7 @@
 import { rewardAccountId } from '@ledger-sentinel/ledger-model/entity-id';
 import type { Transaction } from '@ledger-sentinel/ledger-model/schema';
 import { formatTimestamp, parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
-import type { PollResult } from '../account/poll-account-stream.js';
+import type { PollResult } from '../poll/poll-result.js';
 import { newestTrusted } from '../head/future-bound.js';
 import type { GlobalIndex } from './global-index.js';
 import type { HandOverLock } from './hand-over-lock.js';
@@ -13,7 +13,8 @@ import { WalkProof } from './proven-ranges.js';
 import { quarantinePage } from '../quarantine/quarantine-page.js';
 import { readAhead } from '../poll/read-ahead.js';
 import { GLOBAL_STREAM } from '../streams/watch-streams.js';
-import { type Delivery, HEAD_PRIORITY, type TailContext, handOver } from '../poll/poll-context.js';
+import { HEAD_PRIORITY, type TailContext } from '../poll/poll-context.js';
+import { type Delivery, handOver } from '../poll/hand-over.js';
 import type { TailPage } from '../source/listing-source.js';
 import type { WalkBound } from '../poll/walk-bound.js';
 

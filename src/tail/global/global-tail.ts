@@ -12,14 +12,15 @@
 // - settled: every poll reads only `gt:<safe>&lte:<H − overlap>` (H from the round's head probe) and moves
 //   `safe` there. Each row is read once, and handed over `overlap` later than in immediate mode.
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
-import type { PollResult } from '../account/poll-account-stream.js';
+import type { PollResult } from '../poll/poll-result.js';
 import type { GlobalIndex } from './global-index.js';
 import { type RangeRead, type RangeReader, readRange } from './global-read-range.js';
 import { type HandOverLock, createHandOverLock } from './hand-over-lock.js';
 import { probeHead } from '../head/probe-head.js';
 import { ProvenRanges } from './proven-ranges.js';
 import { GLOBAL_STREAM, GLOBAL_SWEEP } from '../streams/watch-streams.js';
-import { REPLAYABLE, type TailContext, settledBound } from '../poll/poll-context.js';
+import { type TailContext } from '../poll/poll-context.js';
+import { REPLAYABLE, settledBound } from '../poll/hand-over.js';
 import type { Cursor } from '../cursor/cursor-store.js';
 import { type WalkBound, createWalkBound, reportTruncated } from '../poll/walk-bound.js';
 

@@ -18,7 +18,8 @@ import { clientTailSource } from '../source/client-source.js';
 import { AccountsConfig, watchedAccounts } from '../../accounts/accounts-config.js';
 import { TailConfig } from '../tail-config.js';
 import type { RecordHandler } from '../poll/record-handler.js';
-import { type Tailer, createTailer } from '../tailer.js';
+import { createTailer } from '../tailer.js';
+import { type Tailer } from '../tailer-types.js';
 
 const START_MS = 1_700_000_000_000;
 const T0 = BigInt(START_MS) * 1_000_000n;

@@ -5,7 +5,7 @@ import type { CapacityView } from '../health/capacity-watch.js';
 import type { ClockStep } from '../head/clock-watch.js';
 import type { AheadSighting, FutureSighting } from '../head/future-records.js';
 import { runRounds } from './run-rounds.js';
-import type { Tailer } from '../tailer.js';
+import type { Tailer } from '../tailer-types.js';
 
 export interface TailHealth {
   /** When a round first read a page (ms since epoch). */

@@ -2,7 +2,7 @@
 // waits for the polls the old list still has in flight (so a stream is never polled twice at once), then polls
 // with the new list. Cursors live in the state store, so unchanged streams carry on from where they were, added
 // ones start from tail.start, removed ones are no longer polled. The loop, its schedule and the clients go on.
-import type { Tailer } from '../tailer.js';
+import type { Tailer } from '../tailer-types.js';
 
 export interface LiveTailer extends Tailer {
   /** Polls with `next` from the next round on. */

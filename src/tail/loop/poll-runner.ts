@@ -4,7 +4,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { linkSignal } from '../../ledger/linked-signal.js';
-import type { PollResult } from '../account/poll-account-stream.js';
+import type { PollResult } from '../poll/poll-result.js';
 import type { Backoff } from './backoff.js';
 import { createPollSlots } from './poll-slots.js';
 import type { TailMetrics } from '../poll/poll-context.js';

@@ -4,14 +4,15 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { linkSignal } from '../../ledger/linked-signal.js';
 import { waitForAbort } from '../../ledger/wait-for-abort.js';
-import { pollAccountStream, type PollResult } from '../account/poll-account-stream.js';
+import { pollAccountStream } from '../account/poll-account-stream.js';
+import { type PollResult } from '../poll/poll-result.js';
 import { probeHead } from '../head/probe-head.js';
 import { startTail } from './start-tail.js';
 import type { Strategy } from '../strategy/strategy-cost.js';
 import { type AccountStream, GLOBAL_STREAM, GLOBAL_SWEEP } from '../streams/watch-streams.js';
 import { staleness } from '../health/stream-staleness.js';
 import { cheapestStrategy, costInputs, coveredStreams, switchStrategy } from '../strategy/switch-strategy.js';
-import type { RoundReport } from '../tailer.js';
+import type { RoundReport } from '../tailer-types.js';
 import type { TailerState } from './tailer-state.js';
 
 export async function tailRound(t: TailerState, outer: AbortSignal): Promise<RoundReport> {

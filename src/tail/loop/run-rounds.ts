@@ -2,7 +2,7 @@
 // the daemon's loop (app/tail-loop.ts) adds an observer that keeps each round's report for readiness and
 // self-monitoring.
 import type { Logger } from 'pino';
-import type { RoundReport } from '../tailer.js';
+import type { RoundReport } from '../tailer-types.js';
 
 export interface RoundLoop {
   round(signal: AbortSignal): Promise<RoundReport>;

@@ -17,7 +17,7 @@ import type { Strategy } from '../strategy/strategy-cost.js';
 import { type AccountStream, GLOBAL_STREAM, GLOBAL_SWEEP, accountStreams } from '../streams/watch-streams.js';
 import type { TailContext, TailMetrics } from '../poll/poll-context.js';
 import { TailState } from '../cursor/cursor-store.js';
-import type { TailerOptions } from '../tailer.js';
+import type { TailerOptions } from '../tailer-types.js';
 
 export interface TailerState {
   readonly config: TailConfig;

@@ -6,7 +6,8 @@ import { AccountsConfig, watchedAccounts } from '../../accounts/accounts-config.
 import { FutureRecords } from '../head/future-records.js';
 import { HeadTracker } from '../head/head-tracker.js';
 import type { RecordHandler } from './record-handler.js';
-import { type Delivery, type TailContext, handOver } from './poll-context.js';
+import { type TailContext } from './poll-context.js';
+import { type Delivery, handOver } from './hand-over.js';
 import { TailState } from '../cursor/cursor-store.js';
 
 const [ACCOUNT] = watchedAccounts(AccountsConfig.parse([{ id: 1003 }]));
