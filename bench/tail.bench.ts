@@ -33,7 +33,7 @@ import { payerBranchEligible, type SimTransaction } from '@ledger-sentinel/simul
 import { clientTailSource } from '../src/tail/source/client-source.js';
 import { AccountsConfig, watchedAccounts } from '../src/accounts/accounts-config.js';
 import { TailConfig } from '../src/tail/tail-config.js';
-import type { RecordHandler } from '../src/tail/poll/record-handler.js';
+import type { RecordHandler } from '../src/tail/streams/record-handler.js';
 import type { Strategy } from '../src/tail/strategy/strategy-cost.js';
 import { createTailer } from '../src/tail/tailer.js';
 import { type Tailer } from '../src/tail/tailer-types.js';

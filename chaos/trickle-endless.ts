@@ -15,7 +15,7 @@ import { openStateStore } from '../src/state/store.js';
 import { clientTailSource } from '../src/tail/source/client-source.js';
 import { AccountsConfig, watchedAccounts } from '../src/accounts/accounts-config.js';
 import { TailConfig } from '../src/tail/tail-config.js';
-import { recordTimestamp, type RecordHandler, type TailRecord } from '../src/tail/poll/record-handler.js';
+import { recordTimestamp, type RecordHandler, type TailRecord } from '../src/tail/streams/record-handler.js';
 import { createTailer } from '../src/tail/tailer.js';
 import { type Tailer } from '../src/tail/tailer-types.js';
 import { startHostileLedger, type HostileLedger } from '../test/fixtures/tail/hostile-ledger.js';

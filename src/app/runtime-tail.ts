@@ -8,7 +8,7 @@ import type { Route } from '../notifiers/schema.js';
 import { clientTailSource } from '../tail/source/client-source.js';
 import type { AheadSighting, FutureSighting } from '../tail/head/future-records.js';
 import type { Quarantine } from '../tail/quarantine/quarantine-store.js';
-import type { RecordHandler } from '../tail/poll/record-handler.js';
+import type { RecordHandler } from '../tail/streams/record-handler.js';
 import { createTailer } from '../tail/tailer.js';
 import { type Tailer } from '../tail/tailer-types.js';
 import { ledgerClientFor, verifyClientFor } from './clients.js';

@@ -10,7 +10,7 @@ import type { ContractAction, Transaction } from '@ledger-sentinel/ledger-model/
 import type { Metrics } from '../observability/metrics.js';
 import type { Engine, EngineEvent } from '../rules/engine.js';
 import type { RuleStateRepo } from '../rules/state-repo.js';
-import type { RecordHandler, TailRecord } from '../tail/poll/record-handler.js';
+import type { RecordHandler, TailRecord } from '../tail/streams/record-handler.js';
 import type { Alert } from '../rules/alert.js';
 import { countAlerts, emitAlerts, type EmitDeps } from './emit-alerts.js';
 import type { EngineHolder } from './engine-holder.js';

@@ -8,10 +8,10 @@ import type { TailConfig } from './tail-config.js';
 import type { AheadSighting, FutureRecords, FutureSighting } from './head/future-records.js';
 import type { HeadTracker } from './head/head-tracker.js';
 import type { Quarantine } from './quarantine/quarantine-store.js';
-import type { RecordHandler } from './poll/record-handler.js';
+import type { RecordHandler } from './streams/record-handler.js';
 import type { StalenessSummary, StreamStaleness } from './health/staleness-summary.js';
 import type { Strategy } from './strategy/strategy-cost.js';
-import type { TailMetrics } from './poll/poll-context.js';
+import type { TailMetrics } from './tail-metrics.js';
 import type { TailSource } from './source/listing-source.js';
 import type { WatchedAccount } from '../accounts/watched-account.js';
 

@@ -8,7 +8,7 @@ import { createMetrics } from '../observability/metrics.js';
 import { openStateStore } from '../state/store.js';
 import { AccountsConfig, watchedAccounts } from '../accounts/accounts-config.js';
 import { TailConfig } from './tail-config.js';
-import type { RecordHandler } from './poll/record-handler.js';
+import type { RecordHandler } from './streams/record-handler.js';
 import type { TailPage, TailSource, TransactionQuery } from './source/listing-source.js';
 import { createTailer } from './tailer.js';
 

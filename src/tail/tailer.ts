@@ -4,7 +4,7 @@
 // and a poll still running then carries on (or fails) on its own while later rounds poll every other stream;
 // a stream with a poll in flight is skipped, so there are never two polls of the same stream at once.
 import { runRounds } from './loop/run-rounds.js';
-import { staleness, streamStaleness } from './health/stream-staleness.js';
+import { staleness, streamStaleness } from './loop/stream-staleness.js';
 import { tailRound } from './loop/round.js';
 import { createTailerState } from './loop/tailer-state.js';
 import type { Tailer, TailerOptions } from './tailer-types.js';

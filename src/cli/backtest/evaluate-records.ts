@@ -5,7 +5,7 @@ import type { CallTraces } from '../../enrich/call-trace.js';
 import type { ContractVerification } from '../../enrich/verification.js';
 import type { Alert } from '../../rules/alert.js';
 import type { Engine } from '../../rules/engine.js';
-import type { TailRecord } from '../../tail/poll/record-handler.js';
+import type { TailRecord } from '../../tail/streams/record-handler.js';
 import { enrichEvent } from '../../pipeline/pipeline.js';
 
 export interface EnrichSources {

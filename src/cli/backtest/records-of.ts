@@ -4,7 +4,7 @@
 import { rewardAccountId } from '@ledger-sentinel/ledger-model/entity-id';
 import type { Transaction } from '@ledger-sentinel/ledger-model/schema';
 import { matchAccounts } from '../../tail/global/match-account.js';
-import type { TailRecord } from '../../tail/poll/record-handler.js';
+import type { TailRecord } from '../../tail/streams/record-handler.js';
 import type { WatchedAccount } from '../../accounts/watched-account.js';
 
 export interface WatchList {

@@ -7,7 +7,7 @@ import type { ContractAction } from '@ledger-sentinel/ledger-model/schema';
 import type { Alert } from '../../rules/alert.js';
 import type { RuleSet } from '../../rules/compile.js';
 import { createEngine } from '../../rules/engine.js';
-import type { TailRecord } from '../../tail/poll/record-handler.js';
+import type { TailRecord } from '../../tail/streams/record-handler.js';
 import type { WatchedAccount } from '../../accounts/watched-account.js';
 import { evaluateRecords, type EnrichSources } from '../backtest/evaluate-records.js';
 import { recordsOf, watchListOf, type WatchList } from '../backtest/records-of.js';

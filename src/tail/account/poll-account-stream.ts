@@ -2,10 +2,10 @@
 // over in its own transaction; then the cursor moves to head − overlap (taken before the first request).
 // A walk stopped at its bound (walk-bound.ts) or by a failure keeps the pages it handed over.
 import { formatTimestamp, parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
-import { quarantinePage } from '../quarantine/quarantine-page.js';
+import { quarantinePage } from '../poll/quarantine-page.js';
 import { involvesAccount } from './involves-account.js';
 import { newestTrusted } from '../head/future-bound.js';
-import type { TailRecord } from '../poll/record-handler.js';
+import type { TailRecord } from '../streams/record-handler.js';
 import type { AccountStream } from '../streams/watch-streams.js';
 import { type TailContext } from '../poll/poll-context.js';
 import { type Delivery, REPLAYABLE, type Seen, handOver, settledBound } from '../poll/hand-over.js';

@@ -20,7 +20,7 @@ import { type StateStore, openStateStore } from '../../state/store.js';
 import { clientTailSource } from '../source/client-source.js';
 import { AccountsConfig, watchedAccounts } from '../../accounts/accounts-config.js';
 import { TailConfig } from '../tail-config.js';
-import type { RecordHandler } from '../poll/record-handler.js';
+import type { RecordHandler } from '../streams/record-handler.js';
 import type { TailPage, TailSource, TransactionQuery } from '../source/listing-source.js';
 import { createTailer } from '../tailer.js';
 import { type Tailer } from '../tailer-types.js';

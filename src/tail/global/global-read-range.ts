@@ -10,7 +10,7 @@ import type { HandOverLock } from './hand-over-lock.js';
 import { matchAccounts } from './match-account.js';
 import { passesPushdown } from '../../accounts/pushdown.js';
 import { WalkProof } from './proven-ranges.js';
-import { quarantinePage } from '../quarantine/quarantine-page.js';
+import { quarantinePage } from '../poll/quarantine-page.js';
 import { readAhead } from '../poll/read-ahead.js';
 import { GLOBAL_STREAM } from '../streams/watch-streams.js';
 import { HEAD_PRIORITY, type TailContext } from '../poll/poll-context.js';

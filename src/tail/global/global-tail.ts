@@ -16,7 +16,7 @@ import type { PollResult } from '../poll/poll-result.js';
 import type { GlobalIndex } from './global-index.js';
 import { type RangeRead, type RangeReader, readRange } from './global-read-range.js';
 import { type HandOverLock, createHandOverLock } from './hand-over-lock.js';
-import { probeHead } from '../head/probe-head.js';
+import { probeHead } from '../poll/probe-head.js';
 import { ProvenRanges } from './proven-ranges.js';
 import { GLOBAL_STREAM, GLOBAL_SWEEP } from '../streams/watch-streams.js';
 import { type TailContext } from '../poll/poll-context.js';

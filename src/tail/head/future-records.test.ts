@@ -10,7 +10,7 @@ import { createMetrics } from '../../observability/metrics.js';
 import { openStateStore, type StateStore } from '../../state/store.js';
 import { AccountsConfig, watchedAccounts } from '../../accounts/accounts-config.js';
 import { TailConfig } from '../tail-config.js';
-import type { RecordHandler, TailRecord } from '../poll/record-handler.js';
+import type { RecordHandler, TailRecord } from '../streams/record-handler.js';
 import type { TailPage, TailSource, TransactionQuery } from '../source/listing-source.js';
 import { TailState } from '../cursor/cursor-store.js';
 import { createTailer } from '../tailer.js';

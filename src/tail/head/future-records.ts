@@ -15,8 +15,8 @@ import {
   type Timestamp,
 } from '@ledger-sentinel/ledger-model/timestamp';
 import { futureBound, secondsAhead } from './future-bound.js';
-import type { TailRecord } from '../poll/record-handler.js';
-import type { TailMetrics } from '../poll/poll-context.js';
+import type { TailRecord } from '../streams/record-handler.js';
+import type { TailMetrics } from '../tail-metrics.js';
 
 /** The latest record from the future, for self-monitoring. */
 export interface FutureSighting {

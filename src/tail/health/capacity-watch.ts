@@ -7,7 +7,7 @@ import {
   capacityExceeded,
   estimateCapacity,
 } from './capacity-estimate.js';
-import type { TailMetrics } from '../poll/poll-context.js';
+import type { TailMetrics } from '../tail-metrics.js';
 
 /** The latest estimate; `exceeded` carries the hysteresis (capacity.ts). */
 export interface CapacityView extends Capacity {

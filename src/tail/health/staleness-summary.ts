@@ -1,6 +1,6 @@
 // Staleness (now − read cursor) over all streams. With 10,000 accounts one gauge series per account is too
 // many for Prometheus, so only the `top` stalest streams are exported; the summary covers all of them.
-import type { TailMetrics } from '../poll/poll-context.js';
+import type { TailMetrics } from '../tail-metrics.js';
 
 export interface StalenessSummary {
   readonly streams: number;

@@ -7,7 +7,7 @@ import { linkSignal } from '../../ledger/linked-signal.js';
 import type { PollResult } from '../poll/poll-result.js';
 import type { Backoff } from './backoff.js';
 import { createPollSlots } from './poll-slots.js';
-import type { TailMetrics } from '../poll/poll-context.js';
+import type { TailMetrics } from '../tail-metrics.js';
 
 export interface PollTally {
   pages: number;

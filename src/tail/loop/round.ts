@@ -6,12 +6,12 @@ import { linkSignal } from '../../ledger/linked-signal.js';
 import { waitForAbort } from '../../ledger/wait-for-abort.js';
 import { pollAccountStream } from '../account/poll-account-stream.js';
 import { type PollResult } from '../poll/poll-result.js';
-import { probeHead } from '../head/probe-head.js';
+import { probeHead } from '../poll/probe-head.js';
 import { startTail } from './start-tail.js';
 import type { Strategy } from '../strategy/strategy-cost.js';
 import { type AccountStream, GLOBAL_STREAM, GLOBAL_SWEEP } from '../streams/watch-streams.js';
-import { staleness } from '../health/stream-staleness.js';
-import { cheapestStrategy, costInputs, coveredStreams, switchStrategy } from '../strategy/switch-strategy.js';
+import { staleness } from './stream-staleness.js';
+import { cheapestStrategy, costInputs, coveredStreams, switchStrategy } from './switch-strategy.js';
 import type { RoundReport } from '../tailer-types.js';
 import type { TailerState } from './tailer-state.js';
 

@@ -2,10 +2,10 @@
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { startPosition } from '../tail-config.js';
 import { ensureCursors } from '../cursor/strategy-cursors.js';
-import { probeHead, recentFrom } from '../head/probe-head.js';
+import { probeHead, recentFrom } from '../poll/probe-head.js';
 import { repairCursors } from '../cursor/repair-cursors.js';
 import { GLOBAL_STREAM } from '../streams/watch-streams.js';
-import { cheapestStrategy, switchStrategy } from '../strategy/switch-strategy.js';
+import { cheapestStrategy, switchStrategy } from './switch-strategy.js';
 import type { Cursor } from '../cursor/cursor-store.js';
 import type { TailerState } from './tailer-state.js';
 

@@ -15,7 +15,8 @@ import { createPollRunner, type PollRunner } from './poll-runner.js';
 import { createQuarantine } from '../quarantine/quarantine-store.js';
 import type { Strategy } from '../strategy/strategy-cost.js';
 import { type AccountStream, GLOBAL_STREAM, GLOBAL_SWEEP, accountStreams } from '../streams/watch-streams.js';
-import type { TailContext, TailMetrics } from '../poll/poll-context.js';
+import type { TailContext } from '../poll/poll-context.js';
+import type { TailMetrics } from '../tail-metrics.js';
 import { TailState } from '../cursor/cursor-store.js';
 import type { TailerOptions } from '../tailer-types.js';
 

@@ -5,7 +5,7 @@ import { openStateStore } from '../../state/store.js';
 import { AccountsConfig, watchedAccounts } from '../../accounts/accounts-config.js';
 import { FutureRecords } from '../head/future-records.js';
 import { HeadTracker } from '../head/head-tracker.js';
-import type { RecordHandler } from './record-handler.js';
+import type { RecordHandler } from '../streams/record-handler.js';
 import { type TailContext } from './poll-context.js';
 import { type Delivery, handOver } from './hand-over.js';
 import { TailState } from '../cursor/cursor-store.js';

@@ -1,6 +1,6 @@
 // The one hand-over step every stream kind shares: a page's fresh records to the handler and into the dedup
 // window, in one transaction; and where a finished poll may move `safe`.
-import type { TailRecord } from './record-handler.js';
+import type { TailRecord } from '../streams/record-handler.js';
 import type { TailContext } from './poll-context.js';
 import { GLOBAL_STREAM } from '../streams/watch-streams.js';
 

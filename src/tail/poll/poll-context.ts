@@ -1,37 +1,13 @@
 // What every poll needs, built once by the tailer (types only; the hand-over step is hand-over.ts).
 import type { Logger } from 'pino';
-import type { Metrics } from '../../observability/metrics.js';
+import type { TailMetrics } from '../tail-metrics.js';
 import type { FutureRecords } from '../head/future-records.js';
 import type { HeadTracker } from '../head/head-tracker.js';
 import type { Quarantine } from '../quarantine/quarantine-store.js';
-import type { RecordHandler } from './record-handler.js';
+import type { RecordHandler } from '../streams/record-handler.js';
 import type { TailSource } from '../source/listing-source.js';
 import type { TailState } from '../cursor/cursor-store.js';
 import type { WalkLimits } from './walk-bound.js';
-
-export type TailMetrics = Pick<
-  Metrics,
-  | 'records'
-  | 'dedupDrops'
-  | 'recordsUnattributed'
-  | 'staleness'
-  | 'lag'
-  | 'tailStrategy'
-  | 'stalenessP99'
-  | 'stalenessMax'
-  | 'pollFailures'
-  | 'pollTruncated'
-  | 'quarantined'
-  | 'futureRecords'
-  | 'headAhead'
-  | 'globalPages'
-  | 'sweepLateRecords'
-  | 'ledgerTps'
-  | 'tailDemand'
-  | 'tailBudget'
-  | 'tailCapacityRatio'
-  | 'consensusToEvaluated'
->;
 
 /** The global tail and the head probe serve every account: ahead of any single account in the budget. */
 export const HEAD_PRIORITY = 1_000_000;

@@ -13,7 +13,7 @@ import { FutureRecords } from '../head/future-records.js';
 import { globalIndex } from '../global/global-index.js';
 import { createGlobalTail } from '../global/global-tail.js';
 import { HeadTracker } from '../head/head-tracker.js';
-import type { RecordHandler, TailRecord } from './record-handler.js';
+import type { RecordHandler, TailRecord } from '../streams/record-handler.js';
 import { accountStreams, GLOBAL_STREAM } from '../streams/watch-streams.js';
 import type { TailContext } from './poll-context.js';
 import { TailState } from '../cursor/cursor-store.js';

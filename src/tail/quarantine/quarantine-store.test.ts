@@ -10,7 +10,7 @@ import { openStateStore } from '../../state/store.js';
 import { AccountsConfig, watchedAccounts } from '../../accounts/accounts-config.js';
 import { TailConfig } from '../tail-config.js';
 import { createQuarantine, MAX_QUARANTINED, quarantineKey } from './quarantine-store.js';
-import type { RecordHandler, TailRecord } from '../poll/record-handler.js';
+import type { RecordHandler, TailRecord } from '../streams/record-handler.js';
 import type { TailPage, TailSource } from '../source/listing-source.js';
 import { createTailer } from '../tailer.js';
 

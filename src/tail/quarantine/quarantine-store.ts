@@ -5,7 +5,7 @@
 // the overlap re-scans and restarts that read it again neither duplicate it nor report it again.
 import { createHash } from 'node:crypto';
 import type { StateStore } from '../../state/store.js';
-import type { TailSourceName } from '../poll/record-handler.js';
+import type { TailSourceName } from '../streams/record-handler.js';
 
 export interface QuarantinedRecord {
   readonly stream: string;

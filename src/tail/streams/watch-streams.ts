@@ -1,7 +1,7 @@
 // The listings the tailers read, derived from the watch list. See tail-state.ts for the key scheme.
 import { ENTITY_ID_PATTERN } from '@ledger-sentinel/ledger-model/entity-id';
 import type { Pushdown } from '../../accounts/pushdown.js';
-import type { TailSourceName } from '../poll/record-handler.js';
+import type { TailSourceName } from './record-handler.js';
 import type { WatchedAccount } from '../../accounts/watched-account.js';
 
 export interface AccountStream {

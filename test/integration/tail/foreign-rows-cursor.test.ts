@@ -17,7 +17,7 @@ import {
   recordTimestamp,
   type RecordHandler,
   type TailRecord,
-} from '../../../src/tail/poll/record-handler.js';
+} from '../../../src/tail/streams/record-handler.js';
 import { createTailer } from '../../../src/tail/tailer.js';
 
 const S = 1_000_000_000n;

@@ -7,7 +7,7 @@ import { openStateStore } from '../../../src/state/store.js';
 import { clientTailSource } from '../../../src/tail/source/client-source.js';
 import { AccountsConfig, watchedAccounts } from '../../../src/accounts/accounts-config.js';
 import { TailConfig } from '../../../src/tail/tail-config.js';
-import type { RecordHandler, TailRecord } from '../../../src/tail/poll/record-handler.js';
+import type { RecordHandler, TailRecord } from '../../../src/tail/streams/record-handler.js';
 import { createTailer } from '../../../src/tail/tailer.js';
 import { startTailLedger, type TailLedger } from './living-ledger.js';
 

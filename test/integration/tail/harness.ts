@@ -7,7 +7,7 @@ import {
   type RecordHandler,
   type TailRecord,
   recordTimestamp,
-} from '../../../src/tail/poll/record-handler.js';
+} from '../../../src/tail/streams/record-handler.js';
 import type { WatchedAccount } from '../../../src/accounts/watched-account.js';
 import type { SimAccount } from '@ledger-sentinel/simulator/traffic-population';
 

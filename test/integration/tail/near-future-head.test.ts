@@ -17,7 +17,7 @@ import { openStateStore, type StateStore } from '../../../src/state/store.js';
 import { clientTailSource } from '../../../src/tail/source/client-source.js';
 import { AccountsConfig, watchedAccounts } from '../../../src/accounts/accounts-config.js';
 import { TailConfig } from '../../../src/tail/tail-config.js';
-import type { RecordHandler } from '../../../src/tail/poll/record-handler.js';
+import type { RecordHandler } from '../../../src/tail/streams/record-handler.js';
 import { TailState } from '../../../src/tail/cursor/cursor-store.js';
 import { createTailer } from '../../../src/tail/tailer.js';
 import { captureLogs } from '../../helpers/log-capture.js';

@@ -2,7 +2,7 @@
 // counted and reported once, before the stream's cursor can move past it. Re-reads of the same record (overlap
 // re-scans, sweeps, restarts) find it already kept and say nothing.
 import type { InvalidRecord } from '../../ledger/page.js';
-import type { TailSourceName } from '../poll/record-handler.js';
+import type { TailSourceName } from '../streams/record-handler.js';
 import type { TailContext } from '../poll/poll-context.js';
 
 export interface QuarantineWhere {

@@ -6,8 +6,8 @@ import {
   chooseStrategy,
   costInputsFor,
   estimateCosts,
-} from './strategy-cost.js';
-import type { TailerState } from '../loop/tailer-state.js';
+} from '../strategy/strategy-cost.js';
+import type { TailerState } from './tailer-state.js';
 
 /** Moves the cursors to `next` and says so (log line, metric); nothing when it is the strategy in use. */
 export function switchStrategy(t: TailerState, next: Strategy): void {

@@ -1,8 +1,12 @@
 // How far behind each stream's read cursor is, and the summary (metrics) of it.
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
-import { type StalenessSummary, type StreamStaleness, summarizeStaleness } from './staleness-summary.js';
+import {
+  type StalenessSummary,
+  type StreamStaleness,
+  summarizeStaleness,
+} from '../health/staleness-summary.js';
 import { GLOBAL_STREAM } from '../streams/watch-streams.js';
-import type { TailerState } from '../loop/tailer-state.js';
+import type { TailerState } from './tailer-state.js';
 
 /** now − read cursor of every stream, computed on each call from the in-memory cursors: O(streams). */
 export function streamStaleness(t: TailerState): StreamStaleness[] {
