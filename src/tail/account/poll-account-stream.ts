@@ -1,17 +1,14 @@
 // One poll of one per-account stream: everything after its `safe` cursor, page by page, each page handed
 // over in its own transaction; then the cursor moves to head − overlap (taken before the first request).
 // A walk stopped at its bound (walk-bound.ts) or by a failure keeps the pages it handed over.
-import { formatTimestamp, parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
+import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { quarantinePage } from '../poll/quarantine-page.js';
-import { involvesAccount } from './involves-account.js';
 import { newestTrusted } from '../head/future-bound.js';
-import type { TailRecord } from '../streams/record-handler.js';
-import type { AccountStream } from '../streams/watch-streams.js';
+import type { AccountStream, ListedRecord } from '../streams/stream-kind.js';
 import { type TailContext } from '../poll/poll-context.js';
 import { type Delivery, REPLAYABLE, type Seen, handOver, settledBound } from '../poll/hand-over.js';
 import type { PollResult } from '../poll/poll-result.js';
 import type { TailPage } from '../source/listing-source.js';
-import type { StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
 import type { Cursor } from '../cursor/cursor-store.js';
 import { type TruncateReason, createWalkBound, reportTruncated } from '../poll/walk-bound.js';
 
@@ -44,15 +41,15 @@ export async function pollAccountStream(
       if (truncated) break;
     }
   } catch (err) {
-    keepProgress(ctx, stream.key, cursor, headBefore, handled);
+    keepProgress(ctx, stream, cursor, headBefore, handled);
     throw err;
   }
   if (truncated) {
-    keepProgress(ctx, stream.key, cursor, headBefore, handled);
+    keepProgress(ctx, stream, cursor, headBefore, handled);
     reportTruncated(ctx, stream.key, truncated, result.pages);
     return { ...result, truncated };
   }
-  const safe = settledBound(ctx, headBefore, cursor.safe);
+  const safe = settledBound(ctx, headBefore, cursor.safe, stream.kind.settlement);
   const read = headBefore !== undefined && headBefore > handled ? headBefore : handled;
   ctx.state.transaction(() => {
     const moved = ctx.state.advance(stream.key, { safe, read });
@@ -66,7 +63,7 @@ async function handlePage(
   ctx: TailContext,
   stream: AccountStream,
   cursor: Cursor,
-  records: readonly (Transaction | StakingReward)[],
+  records: readonly ListedRecord[],
   result: Tally,
   signal: AbortSignal,
 ): Promise<bigint> {
@@ -76,10 +73,8 @@ async function handlePage(
   const inPage = new Set<bigint>();
   const bound = ctx.future.settleLimit();
   for (const record of records) {
-    const ts = parseTimestamp(
-      'consensus_timestamp' in record ? record.consensus_timestamp : record.timestamp,
-    );
-    const own = involvesAccount(record, stream.account.id);
+    const ts = stream.kind.position(record);
+    const own = stream.kind.involves(record, stream.account.id);
     // Only the account's own rows tell how far its listing was read and where the head is: a row that does not
     // belong to the query may be newer than rows of the account still on the next page (a walk cut short keeps
     // `newest`), or made up (a head taken from it settles `safe` past rows not yet visible).
@@ -95,7 +90,7 @@ async function handlePage(
       continue;
     }
     inPage.add(ts);
-    if (own) fresh.push({ stream: stream.key, ts, item: tailRecord(stream, record) });
+    if (own) fresh.push({ stream: stream.key, ts, item: stream.kind.handOver(record, stream.account) });
     else foreign.push(unattributed(ctx, stream, record, ts));
   }
   await handOver(ctx, fresh, signal, foreign);
@@ -110,13 +105,14 @@ async function handlePage(
  */
 function keepProgress(
   ctx: TailContext,
-  key: string,
+  stream: AccountStream,
   cursor: Cursor,
   headBefore: bigint | undefined,
   handled: bigint,
 ): void {
-  const settled = settledBound(ctx, headBefore, cursor.safe);
+  const settled = settledBound(ctx, headBefore, cursor.safe, stream.kind.settlement);
   const safe = handled < settled ? handled : settled;
+  const key = stream.key;
   try {
     ctx.state.transaction(() => {
       const moved = ctx.state.advance(key, { safe: safe > cursor.safe ? safe : cursor.safe, read: handled });
@@ -133,24 +129,16 @@ function listing(
   stream: AccountStream,
   after: string,
   signal: AbortSignal,
-): AsyncIterable<TailPage<Transaction | StakingReward>> {
+): AsyncIterable<TailPage<ListedRecord>> {
   const options = { signal, priority: stream.account.priority };
-  if (stream.source === 'rewards')
-    return ctx.source.rewards(stream.account.rewardsPath, { after, limit: ctx.pageLimit }, options);
-  const query = { accountId: stream.account.id, after, order: 'asc' as const, limit: ctx.pageLimit };
-  return ctx.source.transactions(stream.pushdown ? { ...query, pushdown: stream.pushdown } : query, options);
+  return stream.kind.list(ctx.source, stream, { after, limit: ctx.pageLimit }, options);
 }
 
 /**
  * A record that does not involve the stream's account: counted and logged, never evaluated under the account.
  * It is marked seen with the page, so a re-read (overlap, restart) neither counts nor logs it again.
  */
-function unattributed(
-  ctx: TailContext,
-  stream: AccountStream,
-  record: Transaction | StakingReward,
-  ts: bigint,
-): Seen {
+function unattributed(ctx: TailContext, stream: AccountStream, record: ListedRecord, ts: bigint): Seen {
   ctx.metrics?.recordsUnattributed.inc({ source: stream.source });
   const transaction = 'transaction_id' in record ? record.transaction_id : undefined;
   ctx.log?.warn(
@@ -158,10 +146,4 @@ function unattributed(
     'record does not involve the polled account; not attributed to it',
   );
   return { stream: stream.key, ts };
-}
-
-function tailRecord(stream: AccountStream, record: Transaction | StakingReward): TailRecord {
-  return stream.source === 'transactions'
-    ? { source: 'transactions', record: record as Transaction, account: stream.account }
-    : { source: 'rewards', record: record as StakingReward, account: stream.account };
 }

@@ -3,26 +3,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStateStore } from '../../state/store.js';
-import { TailState } from './cursor-store.js';
+import { CursorStore } from './cursor-store.js';
 
 let dir: string | undefined;
 afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('TailState', () => {
+describe('CursorStore', () => {
   it('keeps cursors and seen timestamps across a reopen, exactly (no float rounding)', () => {
     dir = mkdtempSync(join(tmpdir(), 'tail-state-'));
     const ts = 1_700_000_000_123_456_789n;
     const first = openStateStore({ dir });
-    const state = new TailState(first);
+    const state = new CursorStore(first);
     first.transaction(() => {
       state.advance('tx:0.0.1', { safe: ts, read: ts + 5n });
       state.markSeen('tx:0.0.1', ts + 1n);
     });
     first.close();
 
-    const reopened = new TailState(openStateStore({ dir }));
+    const reopened = new CursorStore(openStateStore({ dir }));
 
     expect(reopened.cursor('tx:0.0.1')).toEqual({ safe: ts, read: ts + 5n });
     expect(reopened.isSeen('tx:0.0.1', ts + 1n)).toBe(true);
@@ -31,7 +31,7 @@ describe('TailState', () => {
   });
 
   it('only moves cursors forward', () => {
-    const state = new TailState(openStateStore({ dir: ':memory:' }));
+    const state = new CursorStore(openStateStore({ dir: ':memory:' }));
     state.advance('s', { safe: 10n, read: 20n });
 
     const moved = state.advance('s', { safe: 5n, read: 15n });
@@ -40,7 +40,7 @@ describe('TailState', () => {
   });
 
   it('prunes the dedup window at the cursor, per stream or for every covered stream', () => {
-    const state = new TailState(openStateStore({ dir: ':memory:' }));
+    const state = new CursorStore(openStateStore({ dir: ':memory:' }));
     for (const stream of ['tx:0.0.1', 'rw:0.0.1', 'rwp:ALIAS'])
       for (const ts of [1n, 2n, 3n]) state.markSeen(stream, ts);
 
@@ -54,7 +54,7 @@ describe('TailState', () => {
 
   it('rolls back with the transaction it ran in', () => {
     const store = openStateStore({ dir: ':memory:' });
-    const state = new TailState(store);
+    const state = new CursorStore(store);
 
     expect(() =>
       store.transaction(() => {

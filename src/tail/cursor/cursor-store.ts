@@ -1,4 +1,6 @@
-// Durable tailer state in the shared SQLite store: one cursor per stream and the dedup window.
+// Durable tailer state in the shared SQLite store: one cursor per stream and the dedup window. Every stream
+// kind keeps its cursor here, by stream key; positions go in and out through the cursor kind (cursor-kind.ts),
+// the timestamp one for every kind tailed today.
 //
 // A stream is one listing: `tx:<id>` / `rw:<id>` (per account, also covered by the global tail),
 // `rwp:<alias>` (rewards watched by alias, never covered by the global tail) and `global`.
@@ -8,13 +10,15 @@
 // Writes must run inside transaction() (the store's, via this class) together with the handler's apply().
 import type { Statement } from 'better-sqlite3';
 import type { StateStore, TransactionOptions } from '../../state/store.js';
+import { earlier, later } from './cursor-kind.js';
+import { timestampCursor } from './timestamp-cursor.js';
 
 export interface Cursor {
   readonly safe: bigint;
   readonly read: bigint;
 }
 
-export class TailState {
+export class CursorStore {
   private readonly cursors = new Map<string, Cursor>();
   private readonly stmt: Record<
     'all' | 'upsert' | 'del' | 'seen' | 'mark' | 'prune' | 'pruneCovered',
@@ -64,7 +68,7 @@ export class TailState {
   private load(): void {
     this.cursors.clear();
     for (const row of this.stmt.all.all() as { stream: string; safe: bigint; read: bigint }[])
-      this.cursors.set(row.stream, { safe: row.safe, read: row.read });
+      this.cursors.set(row.stream, { safe: POSITION.decode(row.safe), read: POSITION.decode(row.read) });
   }
 
   cursor(stream: string): Cursor | undefined {
@@ -86,7 +90,7 @@ export class TailState {
       old,
     );
     if (old && old.safe === merged.safe && old.read === merged.read) return old;
-    this.stmt.upsert.run(stream, merged.safe, merged.read);
+    this.stmt.upsert.run(stream, POSITION.encode(merged.safe), POSITION.encode(merged.read));
     this.cursors.set(stream, merged);
     return merged;
   }
@@ -95,7 +99,7 @@ export class TailState {
   reset(stream: string, cursor: Cursor | undefined): void {
     if (cursor) {
       const capped = this.capped(cursor);
-      this.stmt.upsert.run(stream, capped.safe, capped.read);
+      this.stmt.upsert.run(stream, POSITION.encode(capped.safe), POSITION.encode(capped.read));
       this.cursors.set(stream, capped);
     } else {
       this.stmt.del.run(stream);
@@ -137,10 +141,13 @@ export class TailState {
   }
 }
 
+/** The cursor kind of every stream kept here (stream-kinds.ts: all of them are timestamp-cursored today). */
+const POSITION = timestampCursor;
+
 function max(a: bigint, b: bigint): bigint {
-  return a > b ? a : b;
+  return later(POSITION, a, b);
 }
 
 function min(a: bigint, b: bigint): bigint {
-  return a < b ? a : b;
+  return earlier(POSITION, a, b);
 }

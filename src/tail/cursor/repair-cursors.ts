@@ -4,7 +4,7 @@
 // really was and the head are not replayed (`ledger-sentinel state reset-cursor --to` replays them).
 import type { Logger } from 'pino';
 import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
-import type { Cursor, TailState } from './cursor-store.js';
+import type { Cursor, CursorStore } from './cursor-store.js';
 
 export interface RepairedCursor {
   readonly stream: string;
@@ -13,7 +13,7 @@ export interface RepairedCursor {
 }
 
 /** Brings every cursor part beyond `bound` back to `to` (itself at or below bound); returns what it changed. */
-export function repairCursors(state: TailState, bound: bigint, to: Cursor, log?: Logger): RepairedCursor[] {
+export function repairCursors(state: CursorStore, bound: bigint, to: Cursor, log?: Logger): RepairedCursor[] {
   const repaired: RepairedCursor[] = [];
   state.transaction(() => {
     for (const [stream, before] of [...state.all()]) {

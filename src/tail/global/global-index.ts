@@ -1,5 +1,5 @@
 // The watch list as the global tail matches it: the covered streams by account id.
-import type { AccountStream } from '../streams/watch-streams.js';
+import type { AccountStream } from '../streams/stream-kind.js';
 
 /** The covered streams by account id, built once per watch list. */
 export interface GlobalIndex {

@@ -2,7 +2,7 @@
 // `gt:after[&lte:upTo]`, each page's fresh records handed over in one transaction under the hand-over lock.
 import { rewardAccountId } from '@ledger-sentinel/ledger-model/entity-id';
 import type { Transaction } from '@ledger-sentinel/ledger-model/schema';
-import { formatTimestamp, parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
+import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import type { PollResult } from '../poll/poll-result.js';
 import { newestTrusted } from '../head/future-bound.js';
 import type { GlobalIndex } from './global-index.js';
@@ -12,7 +12,10 @@ import { passesPushdown } from '../../accounts/pushdown.js';
 import { WalkProof } from './proven-ranges.js';
 import { quarantinePage } from '../poll/quarantine-page.js';
 import { readAhead } from '../poll/read-ahead.js';
-import { GLOBAL_STREAM } from '../streams/watch-streams.js';
+import {
+  GLOBAL_STREAM,
+  globalTransactions,
+} from '../streams/kinds/global-transactions/global-transactions.js';
 import { HEAD_PRIORITY, type TailContext } from '../poll/poll-context.js';
 import { type Delivery, handOver } from '../poll/hand-over.js';
 import type { TailPage } from '../source/listing-source.js';
@@ -101,7 +104,7 @@ async function handPage(
   const limit = ctx.future.settleLimit();
   const globalSafe = ctx.state.cursor(GLOBAL_STREAM)?.safe ?? -1n;
   for (const tx of page.records) {
-    const ts = parseTimestamp(tx.consensus_timestamp);
+    const ts = globalTransactions.position(tx);
     // Ahead of this host's clock: matched and handed over, but `read` (the next head read's `gt:`) stays, so
     // the rows below it that show up meanwhile are read by the next head read, not left to the sweep.
     ctx.head.observe(ts);

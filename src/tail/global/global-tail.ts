@@ -18,7 +18,11 @@ import { type RangeRead, type RangeReader, readRange } from './global-read-range
 import { type HandOverLock, createHandOverLock } from './hand-over-lock.js';
 import { probeHead } from '../poll/probe-head.js';
 import { ProvenRanges } from './proven-ranges.js';
-import { GLOBAL_STREAM, GLOBAL_SWEEP } from '../streams/watch-streams.js';
+import {
+  GLOBAL_STREAM,
+  GLOBAL_SWEEP,
+  globalTransactions,
+} from '../streams/kinds/global-transactions/global-transactions.js';
 import { type TailContext } from '../poll/poll-context.js';
 import { REPLAYABLE, settledBound } from '../poll/hand-over.js';
 import type { Cursor } from '../cursor/cursor-store.js';
@@ -190,7 +194,7 @@ async function sweep(
   walk: WalkBound,
 ): Promise<RangeRead | undefined> {
   const from = globalCursor(ctx).safe;
-  const bound = settledBound(ctx, ctx.head.head, from);
+  const bound = settledBound(ctx, ctx.head.head, from, globalTransactions.settlement);
   if (bound <= from) return undefined;
   const gaps = proven.gaps(from, bound);
   const total = { pages: 0, delivered: 0, dropped: 0, rows: 0 };

@@ -12,7 +12,7 @@ import { AccountsConfig, watchedAccounts } from '../../accounts/accounts-config.
 import { TailConfig } from '../tail-config.js';
 import type { RecordHandler, TailRecord } from '../streams/record-handler.js';
 import type { TailPage, TailSource, TransactionQuery } from '../source/listing-source.js';
-import { TailState } from '../cursor/cursor-store.js';
+import { CursorStore } from '../cursor/cursor-store.js';
 import { createTailer } from '../tailer.js';
 
 const S = 1_000_000_000n;
@@ -124,7 +124,7 @@ describe('a record from the future', () => {
 
     l.ledger.rows.push(transactionAt(YEAR_2100, '0.0.100'));
     await rounds(first, l, 12, added);
-    const state = new TailState(store);
+    const state = new CursorStore(store);
     const cursors = [...state.all().values()];
     const second = tailerOn(store, l, tail);
     await rounds(second, l, 12, added);
@@ -164,7 +164,7 @@ describe('a record from the future', () => {
     const l = memoryLedger();
     const store = openStateStore({ dir: ':memory:' });
     grow(l, 3, []);
-    const poisoned = new TailState(store);
+    const poisoned = new CursorStore(store);
     store.transaction(() => {
       poisoned.reset('tx:0.0.100', { safe: YEAR_2100, read: YEAR_2100 });
       poisoned.reset('tx:0.0.101', { safe: YEAR_2100 - 10n * S, read: YEAR_2100 });
@@ -180,7 +180,7 @@ describe('a record from the future', () => {
     expect(errors.map((e) => e.stream).sort()).toEqual(['tx:0.0.100', 'tx:0.0.101', 'tx:0.0.102']);
     expect(String(errors[0]?.msg)).toContain('cursor beyond now + tail.max_clock_skew repaired');
     for (const tx of added) expect(t.got.filter((r) => r.ts === tx.consensus_timestamp)).toHaveLength(1);
-    for (const c of new TailState(store).all().values()) expect(c.read <= bound(l)).toBe(true);
+    for (const c of new CursorStore(store).all().values()) expect(c.read <= bound(l)).toBe(true);
   });
 
   it('the head probe does not take a future row for the head, even from a service that ignores lte:', async () => {
@@ -217,7 +217,7 @@ describe('a record from the future', () => {
     expect(t.tailer.future.lastAhead).toMatchObject({ aheadMs: 60_000 });
     expect(t.logs.text().match(/row dated ahead of this host’s clock/g) ?? []).toHaveLength(1);
     expect((await t.metrics.headAhead.get()).values[0]?.value).toBe(1);
-    for (const c of new TailState(store).all().values())
+    for (const c of new CursorStore(store).all().values())
       expect(
         c.safe <= timestampFromMillis(l.ledger.nowMs) && c.read <= timestampFromMillis(l.ledger.nowMs),
       ).toBe(true);

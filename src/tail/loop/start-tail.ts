@@ -1,10 +1,10 @@
 // The tailer's first round: probe the head, repair and create the cursors, pick the strategy.
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { startPosition } from '../tail-config.js';
-import { ensureCursors } from '../cursor/strategy-cursors.js';
+import { ensureCursors } from '../strategy/strategy-cursors.js';
 import { probeHead, recentFrom } from '../poll/probe-head.js';
 import { repairCursors } from '../cursor/repair-cursors.js';
-import { GLOBAL_STREAM } from '../streams/watch-streams.js';
+import { GLOBAL_STREAM } from '../streams/kinds/global-transactions/global-transactions.js';
 import { cheapestStrategy, switchStrategy } from './switch-strategy.js';
 import type { Cursor } from '../cursor/cursor-store.js';
 import type { TailerState } from './tailer-state.js';

@@ -5,7 +5,7 @@ import {
   type StreamStaleness,
   summarizeStaleness,
 } from '../health/staleness-summary.js';
-import { GLOBAL_STREAM } from '../streams/watch-streams.js';
+import { GLOBAL_STREAM } from '../streams/kinds/global-transactions/global-transactions.js';
 import type { TailerState } from './tailer-state.js';
 
 /** now − read cursor of every stream, computed on each call from the in-memory cursors: O(streams). */

@@ -1,5 +1,5 @@
 // Choosing and switching the tail strategy: per-account polls or the global tail.
-import { startGlobal, stopGlobal } from '../cursor/strategy-cursors.js';
+import { startGlobal, stopGlobal } from '../strategy/strategy-cursors.js';
 import {
   type CostInputs,
   type Strategy,

@@ -14,10 +14,12 @@ import { HeadTracker } from '../head/head-tracker.js';
 import { createPollRunner, type PollRunner } from './poll-runner.js';
 import { createQuarantine } from '../quarantine/quarantine-store.js';
 import type { Strategy } from '../strategy/strategy-cost.js';
-import { type AccountStream, GLOBAL_STREAM, GLOBAL_SWEEP, accountStreams } from '../streams/watch-streams.js';
+import { accountStreams } from '../streams/watch-streams.js';
+import { type AccountStream } from '../streams/stream-kind.js';
+import { STREAM_KINDS } from '../streams/stream-kinds.js';
 import type { TailContext } from '../poll/poll-context.js';
 import type { TailMetrics } from '../tail-metrics.js';
-import { TailState } from '../cursor/cursor-store.js';
+import { CursorStore } from '../cursor/cursor-store.js';
 import type { TailerOptions } from '../tailer-types.js';
 
 export interface TailerState {
@@ -116,7 +118,7 @@ function createTailContext(
   // cannot carry the head, and through it every account's `safe` cursor, past rows not yet written.
   const limit = () => future.settleLimit();
   return {
-    state: new TailState(options.store, limit),
+    state: new CursorStore(options.store, limit),
     source: options.source,
     handler: options.handler,
     head: new HeadTracker(limit, (ts) => future.ahead(ts)),
@@ -131,9 +133,10 @@ function createTailContext(
   };
 }
 
-/** The stream kind for the poll failure metric: transactions, rewards or global. */
+/** The stream kind's name for the poll failure metric: transactions, rewards or global. */
 function streamKind(streams: readonly AccountStream[], key: string): string {
-  return key === GLOBAL_STREAM || key === GLOBAL_SWEEP
-    ? 'global'
-    : (streams.find((s) => s.key === key)?.source ?? 'transactions');
+  const global = STREAM_KINDS.global;
+  return key === global.key || key === global.sweepKey
+    ? global.name
+    : (streams.find((s) => s.key === key)?.kind.name ?? STREAM_KINDS.transactions.name);
 }

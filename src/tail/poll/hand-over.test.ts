@@ -8,7 +8,7 @@ import { HeadTracker } from '../head/head-tracker.js';
 import type { RecordHandler } from '../streams/record-handler.js';
 import { type TailContext } from './poll-context.js';
 import { type Delivery, handOver } from './hand-over.js';
-import { TailState } from '../cursor/cursor-store.js';
+import { CursorStore } from '../cursor/cursor-store.js';
 
 const [ACCOUNT] = watchedAccounts(AccountsConfig.parse([{ id: 1003 }]));
 const record = Transaction.parse({
@@ -37,7 +37,7 @@ function setup(failApply: boolean, failTailerWrite = false) {
     committed: (p) => events.push(`committed ${p} in transaction: ${String(store.db.inTransaction)}`),
     rolledBack: (p) => events.push(`rolled back ${p} in transaction: ${String(store.db.inTransaction)}`),
   };
-  const state = new TailState(store);
+  const state = new CursorStore(store);
   if (failTailerWrite)
     state.markSeen = () => {
       throw new Error('disk full');

@@ -2,7 +2,8 @@
 // window, in one transaction; and where a finished poll may move `safe`.
 import type { TailRecord } from '../streams/record-handler.js';
 import type { TailContext } from './poll-context.js';
-import { GLOBAL_STREAM } from '../streams/watch-streams.js';
+import type { Settlement } from '../streams/stream-kind.js';
+import { GLOBAL_STREAM } from '../streams/kinds/global-transactions/global-transactions.js';
 
 /**
  * The tailers' own commits (pages handed over, cursors moved): everything in them is rebuilt by reading the
@@ -87,9 +88,17 @@ function markSeen(ctx: TailContext, seen: readonly Seen[]): void {
   for (const d of seen) ctx.state.markSeen(d.stream, d.ts);
 }
 
-/** Where a finished poll may move `safe`: every row at or below head − overlap was visible all along. */
-export function settledBound(ctx: TailContext, headBefore: bigint | undefined, current: bigint): bigint {
+/**
+ * Where a finished poll may move `safe`, by the stream kind's settlement rule: with late visibility, every row at
+ * or below head − overlap was visible all along; without it, every row up to the head.
+ */
+export function settledBound(
+  ctx: TailContext,
+  headBefore: bigint | undefined,
+  current: bigint,
+  settlement: Settlement,
+): bigint {
   if (headBefore === undefined) return current;
-  const bound = headBefore - ctx.overlapNs;
+  const bound = headBefore - (settlement.lateVisibility === 'overlap' ? ctx.overlapNs : 0n);
   return bound > current ? bound : current;
 }

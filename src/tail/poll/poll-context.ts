@@ -6,14 +6,14 @@ import type { HeadTracker } from '../head/head-tracker.js';
 import type { Quarantine } from '../quarantine/quarantine-store.js';
 import type { RecordHandler } from '../streams/record-handler.js';
 import type { TailSource } from '../source/listing-source.js';
-import type { TailState } from '../cursor/cursor-store.js';
+import type { CursorStore } from '../cursor/cursor-store.js';
 import type { WalkLimits } from './walk-bound.js';
 
 /** The global tail and the head probe serve every account: ahead of any single account in the budget. */
 export const HEAD_PRIORITY = 1_000_000;
 
 export interface TailContext {
-  readonly state: TailState;
+  readonly state: CursorStore;
   readonly source: TailSource;
   readonly handler: RecordHandler<unknown>;
   readonly head: HeadTracker;

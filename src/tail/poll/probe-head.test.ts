@@ -21,7 +21,7 @@ import { PROBE_MAX_PAGES, probeHead, recentFrom } from './probe-head.js';
 import { type RecordHandler, recordTimestamp } from '../streams/record-handler.js';
 import type { TailContext } from '../poll/poll-context.js';
 import type { TailSource } from '../source/listing-source.js';
-import { TailState } from '../cursor/cursor-store.js';
+import { CursorStore } from '../cursor/cursor-store.js';
 import { createTailer } from '../tailer.js';
 
 const NOW_MS = 1_700_000_000_000;
@@ -65,7 +65,7 @@ function connect(url: string, close: () => Promise<void>) {
 
 function context(source: TailSource): TailContext {
   return {
-    state: new TailState(openStateStore({ dir: ':memory:' })),
+    state: new CursorStore(openStateStore({ dir: ':memory:' })),
     source,
     handler: { prepare: async () => null, apply: () => undefined },
     head: new HeadTracker(),
@@ -156,7 +156,7 @@ describe('start: now on the living ledger', () => {
 
       expect(newest).toBeDefined();
       expect(tailer.head.head).toBe(newest?.tx.consensusTimestamp);
-      expect(new TailState(store).cursor('tx:0.0.1003')?.safe).toBe(newest?.tx.consensusTimestamp);
+      expect(new CursorStore(store).cursor('tx:0.0.1003')?.safe).toBe(newest?.tx.consensusTimestamp);
       expect(tailer.head.tps).toBeGreaterThan(10);
     },
   );
@@ -187,7 +187,7 @@ describe('start: now before the service shows any row', () => {
     const tailer = createTailer({ store, source, handler, accounts, config, clock: () => now });
 
     await tailer.round(signal);
-    const startedAt = new TailState(store).cursor('tx:0.0.1003');
+    const startedAt = new CursorStore(store).cursor('tx:0.0.1003');
     now = NOW_MS + 10_000;
     await tailer.round(signal);
 

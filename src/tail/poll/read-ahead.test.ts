@@ -8,15 +8,16 @@ import { sendJson } from '../../../test/fixtures/ledger/http-server.js';
 import { openStateStore } from '../../state/store.js';
 import { clientTailSource } from '../source/client-source.js';
 import { AccountsConfig, watchedAccounts } from '../../accounts/accounts-config.js';
-import { startGlobal } from '../cursor/strategy-cursors.js';
+import { startGlobal } from '../strategy/strategy-cursors.js';
 import { FutureRecords } from '../head/future-records.js';
 import { globalIndex } from '../global/global-index.js';
 import { createGlobalTail } from '../global/global-tail.js';
 import { HeadTracker } from '../head/head-tracker.js';
 import type { RecordHandler, TailRecord } from '../streams/record-handler.js';
-import { accountStreams, GLOBAL_STREAM } from '../streams/watch-streams.js';
+import { accountStreams } from '../streams/watch-streams.js';
+import { GLOBAL_STREAM } from '../streams/kinds/global-transactions/global-transactions.js';
 import type { TailContext } from './poll-context.js';
-import { TailState } from '../cursor/cursor-store.js';
+import { CursorStore } from '../cursor/cursor-store.js';
 
 const PAGES = 6;
 const signal = new AbortController().signal;
@@ -84,7 +85,7 @@ function setup(
   opts: { maxPages?: number; clock?: () => number; whilePrepared?: (n: number) => Promise<void> },
 ) {
   const store = openStateStore({ dir: ':memory:' });
-  const state = new TailState(store);
+  const state = new CursorStore(store);
   const handed: number[] = [];
   const handler: RecordHandler<readonly TailRecord[]> = {
     prepare: async (batch) => {

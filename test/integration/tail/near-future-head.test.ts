@@ -18,7 +18,7 @@ import { clientTailSource } from '../../../src/tail/source/client-source.js';
 import { AccountsConfig, watchedAccounts } from '../../../src/accounts/accounts-config.js';
 import { TailConfig } from '../../../src/tail/tail-config.js';
 import type { RecordHandler } from '../../../src/tail/streams/record-handler.js';
-import { TailState } from '../../../src/tail/cursor/cursor-store.js';
+import { CursorStore } from '../../../src/tail/cursor/cursor-store.js';
 import { createTailer } from '../../../src/tail/tailer.js';
 import { captureLogs } from '../../helpers/log-capture.js';
 
@@ -143,7 +143,7 @@ describe('a row dated inside max_clock_skew', () => {
       }
       await t.tailer.round(signal);
       const clock = BigInt(t.s.now) * MS;
-      for (const c of new TailState(t.store).all().values()) ahead.push(c.safe - clock, c.read - clock);
+      for (const c of new CursorStore(t.store).all().values()) ahead.push(c.safe - clock, c.read - clock);
     };
     for (let i = 0; i < 10; i++) await step(2_000, true);
 
