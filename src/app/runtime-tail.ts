@@ -1,6 +1,6 @@
 // The tail part of a runtime: the query-service and verification clients, the pipeline handler and the poll
 // loop. It restarts only when `ledger`, `tail` or `verification` change; a new watch list is swapped into the
-// running loop (live-tailer.ts), so unchanged streams keep polling on the same schedule.
+// running loop (tail/loop/live-tailer.ts), so unchanged streams keep polling on the same schedule.
 import { createCallTraces } from '../enrich/call-trace.js';
 import { createContractVerification } from '../enrich/verification.js';
 import type { LedgerClient } from '../ledger/client.js';

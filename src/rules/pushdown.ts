@@ -1,4 +1,4 @@
-// The transactions filter the tailer may push down to the query service for one account (tail/config.ts
+// The transactions filter the tailer may push down to the query service for one account (accounts/pushdown.ts
 // Pushdown). It is returned only when every enabled transactions rule on the account implies it, so no record the
 // filter drops could have matched a rule. Anything that cannot be proven gives no filter: a missed alert costs
 // more than the requests a filter saves.

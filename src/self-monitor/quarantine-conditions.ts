@@ -1,4 +1,4 @@
-// Self-monitoring conditions for records the tailers could not read (tail/quarantine.ts): each one kept in
+// Self-monitoring conditions for records the tailers could not read (tail/quarantine/quarantine-store.ts): each one kept in
 // quarantine is an alert naming the record and the field, firing until it is released from quarantine
 // (`ledger-sentinel quarantine rm`). No rule ran on such a record, so this alert is the only one it gets.
 import type { AlertAccount } from '../rules/alert.js';

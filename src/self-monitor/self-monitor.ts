@@ -35,7 +35,7 @@ export interface SelfMonitorDeps {
    */
   readonly emit: (alerts: readonly Alert[], state: SelfMonitorState) => void;
   readonly log: Logger;
-  /** Records kept in quarantine (tail/quarantine.ts); each is an alert until released. */
+  /** Records kept in quarantine (tail/quarantine/quarantine-store.ts); each is an alert until released. */
   readonly quarantined?: () => QuarantineView;
   /**
    * Kept across reloads, and saved through emit() so that it is kept across restarts too (self-monitor-repo.ts):

@@ -1,4 +1,4 @@
-// The tail's capacity as the status page shows it: request demand against the request budget (tail/capacity.ts),
+// The tail's capacity as the status page shows it: request demand against the request budget (tail/health/capacity-estimate.ts),
 // with the level the page warns at. Pure.
 import { CAPACITY_HIGH } from '../tail/health/capacity-estimate.js';
 import type { CapacityView } from '../tail/health/capacity-watch.js';

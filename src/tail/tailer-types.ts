@@ -76,6 +76,6 @@ export interface Tailer {
   streamStaleness(): readonly StreamStaleness[];
   readonly head: HeadTracker;
   readonly future: FutureRecords;
-  /** Request demand against the budget after the last round (capacity.ts); undefined without a budget. */
+  /** Request demand against the budget after the last round (health/capacity-estimate.ts); undefined without a budget. */
   capacity(): CapacityView | undefined;
 }

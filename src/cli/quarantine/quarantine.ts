@@ -1,5 +1,5 @@
 // `ledger-sentinel quarantine ls|rm`: the records the daemon could not read, kept in its state store
-// (tail/quarantine.ts). Works offline on the state directory; safe while the daemon runs (SQLite locking).
+// (tail/quarantine/quarantine-store.ts). Works offline on the state directory; safe while the daemon runs (SQLite locking).
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';

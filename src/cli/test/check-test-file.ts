@@ -76,7 +76,7 @@ function inputProblems(input: Input, accounts: readonly WatchedAccount[]): [Path
   return out;
 }
 
-// The accounts a transaction is tailed for (tail/match-account.ts): its payer, its HBAR and token legs.
+// The accounts a transaction is tailed for (tail/global/match-account.ts): its payer, its HBAR and token legs.
 function reachesWatched(tx: Tx, watched: ReadonlySet<string>, defaultPayer: string): boolean {
   const legs = [...Object.keys(tx.transfers), ...Object.values(tx.token_transfers).flatMap(Object.keys)];
   return [payerOf(tx, defaultPayer), ...legs].some((id) => watched.has(id));

@@ -34,7 +34,7 @@ export async function pollAccountStream(
   try {
     for await (const page of listing(ctx, stream, formatTimestamp(cursor.safe), signal)) {
       result.pages += 1;
-      quarantinePage(ctx, page, { stream: stream.key, source: stream.source, account: stream.account.id });
+      quarantinePage(ctx, page, { stream: stream.key, source: stream.kind.name, account: stream.account.id });
       const newest = await handlePage(ctx, stream, cursor, page.records, result, signal);
       if (newest > handled) handled = newest;
       truncated = bound.pageHandled();
@@ -86,7 +86,7 @@ async function handlePage(
     }
     if (ts <= cursor.safe || inPage.has(ts) || ctx.state.isSeen(stream.key, ts)) {
       result.dropped += 1;
-      ctx.metrics?.dedupDrops.inc({ source: stream.source });
+      ctx.metrics?.dedupDrops.inc({ source: stream.kind.name });
       continue;
     }
     inPage.add(ts);
@@ -139,7 +139,7 @@ function listing(
  * It is marked seen with the page, so a re-read (overlap, restart) neither counts nor logs it again.
  */
 function unattributed(ctx: TailContext, stream: AccountStream, record: ListedRecord, ts: bigint): Seen {
-  ctx.metrics?.recordsUnattributed.inc({ source: stream.source });
+  ctx.metrics?.recordsUnattributed.inc({ source: stream.kind.name });
   const transaction = 'transaction_id' in record ? record.transaction_id : undefined;
   ctx.log?.warn(
     { stream: stream.key, account: stream.account.id, transaction, timestamp: formatTimestamp(ts) },

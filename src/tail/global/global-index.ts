@@ -13,7 +13,7 @@ export function globalIndex(streams: readonly AccountStream[]): GlobalIndex {
   const rewards = new Map<string, AccountStream>();
   for (const s of streams) {
     if (!s.coveredByGlobal) continue;
-    (s.source === 'transactions' ? transactions : rewards).set(s.account.id, s);
+    (s.kind.name === 'transactions' ? transactions : rewards).set(s.account.id, s);
   }
   return { ids: new Set([...transactions.keys(), ...rewards.keys()]), transactions, rewards };
 }

@@ -1,4 +1,4 @@
-// The walk both global reads share (head read and sweep, global-tailer.ts): the pages of
+// The walk both global reads share (head read and sweep, global-tail.ts): the pages of
 // `gt:after[&lte:upTo]`, each page's fresh records handed over in one transaction under the hand-over lock.
 import { rewardAccountId } from '@ledger-sentinel/ledger-model/entity-id';
 import type { Transaction } from '@ledger-sentinel/ledger-model/schema';

@@ -7,7 +7,7 @@
 // - immediate: every poll reads the head, `gt:<read>`, and hands new rows over at once; at most once per
 //   sweep_interval a sweep reads `gt:<safe>&lte:<H − overlap>` (H = the head observed before the sweep),
 //   hands over what the head reads missed (rows that became visible late) and moves `safe` there. Each row is
-//   read at most twice. The sweep is a poll of its own (GLOBAL_SWEEP, tail-round.ts) with its own walk bound:
+//   read at most twice. The sweep is a poll of its own (GLOBAL_SWEEP, loop/round.ts) with its own walk bound:
 //   it starts after the head read in flight and runs beside the next ones, so no head read waits for it.
 // - settled: every poll reads only `gt:<safe>&lte:<H − overlap>` (H from the round's head probe) and moves
 //   `safe` there. Each row is read once, and handed over `overlap` later than in immediate mode.
@@ -66,7 +66,7 @@ export function createGlobalTail(
   let sweepCutShort = false;
   // The last head read (the one in flight, if any): a sweep starts after it, so its H is the newest head and it
   // sees its proof. True when it read to the end. Its own outcome, not `caughtUp`: the round may already have
-  // launched the next head read when the sweep looks (tail-round.ts polls an overrunning one again at once).
+  // launched the next head read when the sweep looks (loop/round.ts polls an overrunning one again at once).
   let lastHead: Promise<boolean> = Promise.resolve(false);
   // Head-read ranges that were complete when read (proven-ranges.ts): the sweep skips them.
   const proven = new ProvenRanges();

@@ -1,5 +1,5 @@
 // One page at a time through the global tail's dedup check and hand-over. The head read and the sweep run as
-// separate polls (tail-round.ts) and may read the same rows at once; a page's check (above `safe`, not in
+// separate polls (loop/round.ts) and may read the same rows at once; a page's check (above `safe`, not in
 // tail_seen) and the commit that marks its rows seen must not interleave with the other reader's, or both would
 // hand the same row over. The sweep's move of `safe` (with the prune of tail_seen) takes the lock too.
 // Head-read pages go ahead of waiting sweep pages: the sweep never delays an alert by more than one page.

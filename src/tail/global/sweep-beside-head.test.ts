@@ -1,4 +1,4 @@
-// The immediate global tail's sweep is a poll of its own (global-tailer.ts, docs/tailing.md "Race safety"): a
+// The immediate global tail's sweep is a poll of its own (global-tail.ts, docs/tailing.md "Race safety"): a
 // sweep the service is slow to answer holds up no head read, and sweeps running beside head reads never move a
 // cursor backwards, never miss and never repeat a record. Against the embedded simulator (with rows that
 // become visible late) behind a real loopback proxy that holds the sweep's requests (`timestamp=lte:`) until

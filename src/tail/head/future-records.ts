@@ -104,7 +104,7 @@ export class FutureRecords {
 
   /**
    * A record beyond the bound, with the time rule state takes instead of its own: how far its stream has been
-   * read for certain (tail-context.ts), or now when nothing is known. Every later record of the stream is
+   * read for certain (poll/hand-over.ts, readThrough), or now when nothing is known. Every later record of the stream is
    * newer, so the rule's throttle and windows go on as if the record had come then, not in 2100.
    */
   standIn(item: TailRecord, readThrough: Timestamp | undefined): TailRecord {

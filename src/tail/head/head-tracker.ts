@@ -17,7 +17,7 @@ export class HeadTracker {
 
   private newest: Timestamp | undefined;
   private tpsEstimate: number | undefined;
-  /** The head probe has walked back past the last day once (probe-head.ts); not repeated every round. */
+  /** The head probe has walked back past the last day once (poll/probe-head.ts); not repeated every round. */
   searchedDeep = false;
 
   get head(): Timestamp | undefined {

@@ -1,5 +1,5 @@
 // Can the request budget keep up with the ledger? The demand is what the strategy in use needs per second at
-// the observed ledger rate (strategy.ts's cost model, sweeps included, plus the streams the global tail does
+// the observed ledger rate (strategy/strategy-cost.ts's cost model, sweeps included, plus the streams the global tail does
 // not cover); the budget is the client's ledger.requests_per_second. Pure: the tailer feeds it every round.
 import { estimateCosts, type CostInputs, type Strategy } from '../strategy/strategy-cost.js';
 

@@ -1,4 +1,4 @@
-// Keeps the tail's capacity estimate (capacity.ts) after every round: exports it as gauges and logs each
+// Keeps the tail's capacity estimate (capacity-estimate.ts) after every round: exports it as gauges and logs each
 // crossing of the budget (with hysteresis), so an operator hears of it before staleness grows.
 import type { Logger } from 'pino';
 import {
@@ -9,7 +9,7 @@ import {
 } from './capacity-estimate.js';
 import type { TailMetrics } from '../tail-metrics.js';
 
-/** The latest estimate; `exceeded` carries the hysteresis (capacity.ts). */
+/** The latest estimate; `exceeded` carries the hysteresis (capacity-estimate.ts). */
 export interface CapacityView extends Capacity {
   readonly exceeded: boolean;
 }

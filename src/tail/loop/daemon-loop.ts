@@ -1,4 +1,4 @@
-// Runs the tailer round after round (the one loop, tail/run-rounds.ts) and keeps each round's report: readiness
+// Runs the tailer round after round (the one loop, run-rounds.ts) and keeps each round's report: readiness
 // ("first poll done", "query service reachable") and the self-monitoring alerts are derived from it.
 import type { Logger } from 'pino';
 import type { CapacityView } from '../health/capacity-watch.js';
@@ -18,7 +18,7 @@ export interface TailHealth {
   lastFuture: FutureSighting | undefined;
   /** The newest row dated ahead of this host's clock, within the skew (kept across reloads, not restarts). */
   lastAhead: AheadSighting | undefined;
-  /** The latest jump of the wall clock against the monotonic clock (tail/clock-watch.ts). */
+  /** The latest jump of the wall clock against the monotonic clock (tail/head/clock-watch.ts). */
   lastClockStep: ClockStep | undefined;
   /** Request demand against the budget after the latest round (docs/tailing.md, "Capacity"). */
   capacity: CapacityView | undefined;

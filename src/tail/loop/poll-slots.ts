@@ -1,5 +1,5 @@
 // The tailer's concurrency limit, kept across rounds: a poll still running when its round stopped waiting for
-// it (tailer.ts) keeps its slot, so detached polls never push the number in flight past tail.concurrency.
+// it (round.ts) keeps its slot, so detached polls never push the number in flight past tail.concurrency.
 
 export interface PollSlots {
   /** Runs `job` when a slot is free (FIFO); resolves when it has settled. Jobs catch their own errors. */

@@ -17,7 +17,7 @@ import type { RoundReport } from '../tailer-types.js';
 import type { TailerState } from './tailer-state.js';
 
 export async function tailRound(t: TailerState, outer: AbortSignal): Promise<RoundReport> {
-  // The round's own signal, linked to the caller's (linked-signal.ts says why not AbortSignal.any) until the
+  // The round's own signal, linked to the caller's (ledger/linked-signal.ts says why not AbortSignal.any) until the
   // round has ended and every poll it launched has settled: a poll may outlive its round, and a stop still
   // reaches it.
   const link = linkSignal([outer]);
@@ -121,7 +121,7 @@ function pollJobs(t: TailerState, strategy: Strategy): PollJob[] {
     .map((s) => ({ key: s.key, poll: (signal: AbortSignal) => pollAccountStream(t.ctx, s, signal) }));
   if (strategy === 'per-account' || !t.backoff.ready(GLOBAL_STREAM, now)) return perAccount;
   const global: PollJob[] = [{ key: GLOBAL_STREAM, poll: (signal) => t.globalTail.poll(signal) }];
-  // The sweep is a job of its own (global-tailer.ts): while it runs, later rounds still launch head reads.
+  // The sweep is a job of its own (global/global-tail.ts): while it runs, later rounds still launch head reads.
   if (t.globalTail.sweepDue() && t.backoff.ready(GLOBAL_SWEEP, now))
     global.push({ key: GLOBAL_SWEEP, poll: (signal) => t.globalTail.sweep(signal) });
   return [...global, ...perAccount];

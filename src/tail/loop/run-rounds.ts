@@ -1,5 +1,5 @@
 // The one tail loop: a round every poll_interval (± jitter) until the signal aborts. Tailer.run uses it as is;
-// the daemon's loop (app/tail-loop.ts) adds an observer that keeps each round's report for readiness and
+// the daemon's loop (daemon-loop.ts) adds an observer that keeps each round's report for readiness and
 // self-monitoring.
 import type { Logger } from 'pino';
 import type { RoundReport } from '../tailer-types.js';

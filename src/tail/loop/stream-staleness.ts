@@ -16,7 +16,7 @@ export function streamStaleness(t: TailerState): StreamStaleness[] {
     const own = t.ctx.state.cursor(s.key)?.read ?? 0n;
     const read = global && s.coveredByGlobal && global.read > own ? global.read : own;
     // A cursor within the clock skew ahead of now is as fresh as can be, not negatively stale.
-    return { account: s.account.id, source: s.source, seconds: read > now ? 0 : Number(now - read) / 1e9 };
+    return { account: s.account.id, source: s.kind.name, seconds: read > now ? 0 : Number(now - read) / 1e9 };
   });
 }
 

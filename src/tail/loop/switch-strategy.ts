@@ -26,7 +26,7 @@ export function coveredStreams(t: TailerState): number {
   return t.index.transactions.size + t.index.rewards.size;
 }
 
-/** What the cost model needs at the head's current rate (strategy.ts). */
+/** What the cost model needs at the head's current rate (strategy/strategy-cost.ts). */
 export function costInputs(t: TailerState): CostInputs {
   return costInputsFor(t.config, coveredStreams(t), t.ctx.head.tps, t.ctx.pageLimit);
 }

@@ -1,5 +1,5 @@
 // The tailer's state, as one named structure: what it was built with and what changes from round to round
-// (the strategy in use, the round counter). The tailer's steps (start-tail.ts, tail-round.ts,
+// (the strategy in use, the round counter). The tailer's steps (start-tail.ts, round.ts,
 // switch-strategy.ts, stream-staleness.ts) are functions that take it.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
@@ -45,7 +45,7 @@ export interface TailerState {
   readonly backoff: Backoff;
   /** The polls in flight, their concurrency slots and the tally since the last report. */
   readonly polls: PollRunner;
-  /** Request demand against the budget, updated every round (capacity-watch.ts). */
+  /** Request demand against the budget, updated every round (health/capacity-watch.ts). */
   readonly capacity: CapacityWatch;
   /** The strategy in use; undefined until the first round has started the tail. */
   current: Strategy | undefined;

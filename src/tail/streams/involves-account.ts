@@ -1,7 +1,7 @@
 // Whether a record on a per-account stream involves that account at all. The service is asked for the account's
 // records; a record that names the account nowhere (a faulty or hostile server, a proxy mixing up responses) must
 // not be alerted under it (docs/tailing.md, "Attribution"). Deliberately wider than the service's own account.id
-// filter (match-account.ts): any mention counts, so a record the service may rightly return is never refused.
+// filter (global/match-account.ts): any mention counts, so a record the service may rightly return is never refused.
 import { ENTITY_ID_PATTERN, rewardAccountId } from '@ledger-sentinel/ledger-model/entity-id';
 import type { StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
 

@@ -64,8 +64,6 @@ export interface AccountStream {
   /** The stream's key in the cursor store and dedup window (kinds/<kind>/ defines it). */
   readonly key: string;
   readonly kind: ListedStreamKind;
-  /** The kind's name (kind.name). */
-  readonly source: TailSourceName;
   readonly account: WatchedAccount;
   /** False for rewards watched by alias: only the rewards endpoint can follow those. */
   readonly coveredByGlobal: boolean;

@@ -18,7 +18,7 @@ export function accountStreams(
       if (keys.has(key)) continue;
       keys.add(key);
       const filter = kind.takesPushdown ? pushdown(account) : undefined;
-      streams.push({ key, kind, source, account, coveredByGlobal, ...(filter ? { pushdown: filter } : {}) });
+      streams.push({ key, kind, account, coveredByGlobal, ...(filter ? { pushdown: filter } : {}) });
     }
   }
   return streams;
