@@ -27,7 +27,7 @@ export function createLiveTailer(first: Tailer): LiveTailer {
     async settled() {
       await current.settled();
     },
-    // The daemon runs rounds from its own loop (tail-loop.ts); run() is the plain loop of whatever is current.
+    // The daemon runs rounds from its own loop (daemon-loop.ts); run() is the plain loop of whatever is current.
     run: (signal) => current.run(signal),
     strategy: () => current.strategy(),
     staleness: () => current.staleness(),
