@@ -60,7 +60,11 @@ export function parseResetTarget(text: string, nowMs: number): bigint | string {
 }
 
 /** Sets the cursors of `streams` to `to` (both parts) in one transaction; returns the old ones. */
-export function resetCursors(state: CursorStore, streams: readonly string[], to: bigint): Map<string, Cursor> {
+export function resetCursors(
+  state: CursorStore,
+  streams: readonly string[],
+  to: bigint,
+): Map<string, Cursor> {
   const before = new Map<string, Cursor>();
   state.transaction(() => {
     for (const stream of streams) {

@@ -131,7 +131,12 @@ function showCursors(ctx: CliContext, tail: CursorStore, opts: Options, json: bo
   return 0;
 }
 
-function resetCommand(ctx: CliContext, tail: CursorStore, streams: readonly string[], values: Values): number {
+function resetCommand(
+  ctx: CliContext,
+  tail: CursorStore,
+  streams: readonly string[],
+  values: Values,
+): number {
   const all = values.all === true;
   if (all === streams.length > 0)
     return fail(ctx, 'reset-cursor takes one stream (e.g. tx:0.0.1234) or --all, not both or neither');
