@@ -10,7 +10,7 @@ import { createTailerState } from './loop/tailer-state.js';
 import type { Tailer, TailerOptions } from './tailer-types.js';
 
 // The tailer's state is one structure (loop/tailer-state.ts); each step is a function that takes it. The
-// per-stream work itself lives in account/poll-account-stream.ts and global/global-tail.ts.
+// per-stream work itself lives in per-account/poll-account-stream.ts and global/global-tail.ts.
 export function createTailer(options: TailerOptions): Tailer {
   const t = createTailerState(options);
   const { config } = t;

@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { linkSignal } from '../../ledger/linked-signal.js';
 import { waitForAbort } from '../../ledger/wait-for-abort.js';
-import { pollAccountStream } from '../account/poll-account-stream.js';
+import { pollAccountStream } from '../per-account/poll-account-stream.js';
 import { type PollResult } from '../poll/poll-result.js';
 import { probeHead } from '../poll/probe-head.js';
 import { startTail } from './start-tail.js';

@@ -38,7 +38,7 @@ export interface StreamKind<R> {
 /** The records the per-account kinds list. A new per-account kind adds its record type here. */
 export type ListedRecord = Transaction | StakingReward;
 
-/** A kind whose streams each read a listing of their own, one per watched account (account/poll-account-stream.ts). */
+/** A kind whose streams each read a listing of their own, one per watched account (per-account/poll-account-stream.ts). */
 export interface ListedStreamKind<R extends ListedRecord = ListedRecord> extends StreamKind<R> {
   readonly name: TailSourceName;
   readonly subject: 'account';
