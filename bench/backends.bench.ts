@@ -18,9 +18,9 @@ import type { RuleSet } from '../src/rules/load/compile.js';
 import { createRuleStateRepo } from '../src/rules/alert-state/state-repo.js';
 import { openPostgresStore } from '../src/state/postgres/open-postgres-store.js';
 import { openStateStore, type StateStore } from '../src/state/store.js';
-import { matchAccounts } from '../src/tail/match-account.js';
-import { TailState } from '../src/tail/tail-state.js';
-import type { WatchedAccount } from '../src/tail/watched-account.js';
+import { matchAccounts } from '../src/tail/global/match-account.js';
+import { CursorStore } from '../src/tail/cursor/cursor-store.js';
+import type { WatchedAccount } from '../src/accounts/watched-account.js';
 import { benchRuleSet, ledgerPages, watchedAccounts } from './pipeline.bench.js';
 import { figure, notImplemented, round, type Figure } from './lib/figures.js';
 import { isMain, runStandalone, type BenchOptions } from './lib/options.js';
@@ -40,7 +40,7 @@ async function run(store: StateStore, setup: Setup): Promise<number> {
   const engine = createEngine(setup.ruleSet);
   const repo = createRuleStateRepo(store);
   const outbox = createOutbox(store, () => 1_700_000_000_000);
-  const tail = new TailState(store);
+  const tail = new CursorStore(store);
   const start = process.hrtime.bigint();
   for (const text of setup.pages) {
     const records = parsePageText('transactions', '/bench', text).records as Transaction[];

@@ -12,8 +12,9 @@ import { createLedgerClient } from '../src/ledger/client.js';
 import { createRequestBudget } from '../src/ledger/request-budget.js';
 import { startLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
 import { openStateStore } from '../src/state/store.js';
-import { clientTailSource } from '../src/tail/client-source.js';
-import { AccountsConfig, TailConfig, watchedAccounts } from '../src/tail/config.js';
+import { clientTailSource } from '../src/tail/source/client-source.js';
+import { AccountsConfig, watchedAccounts } from '../src/accounts/accounts-config.js';
+import { TailConfig } from '../src/tail/tail-config.js';
 import { createTailer } from '../src/tail/tailer.js';
 
 const INTERVAL_MS = 2_000;

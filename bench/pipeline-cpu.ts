@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import type * as Bench from './pipeline.bench.js';
 import type * as Page from '../src/ledger/page.js';
 import type * as Engine from '../src/rules/engine/engine.js';
-import type * as Match from '../src/tail/match-account.js';
+import type * as Match from '../src/tail/global/match-account.js';
 
 const PAGES = 200;
 
@@ -36,7 +36,7 @@ async function load(root: string): Promise<Modules> {
     bench: (await import(at('bench/pipeline.bench.ts'))) as Modules['bench'],
     page: (await import(at('src/ledger/page.ts'))) as Modules['page'],
     engine: (await import(at(engine ?? 'src/rules/engine/engine.ts'))) as Modules['engine'],
-    match: (await import(at('src/tail/match-account.ts'))) as Modules['match'],
+    match: (await import(at('src/tail/global/match-account.ts'))) as Modules['match'],
   };
 }
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Transaction } from '@ledger-sentinel/ledger-model/schema';
 import { createEngine, type EngineEvent } from '../src/rules/engine/engine.js';
 import { loadRules } from '../src/rules/load/load-rules.js';
-import type { WatchedAccount } from '../src/tail/watched-account.js';
+import type { WatchedAccount } from '../src/accounts/watched-account.js';
 import { transactionsPage } from './client-page.js';
 
 const ROUNDS = 7;

@@ -30,11 +30,13 @@ import { openStateStore } from '../src/state/store.js';
 import type { GroundTruth } from '@ledger-sentinel/simulator/ground-truth';
 import { startLivingLedger, type RunningLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
 import { payerBranchEligible, type SimTransaction } from '@ledger-sentinel/simulator/store';
-import { clientTailSource } from '../src/tail/client-source.js';
-import { AccountsConfig, TailConfig, watchedAccounts } from '../src/tail/config.js';
-import type { RecordHandler } from '../src/tail/record-handler.js';
-import type { Strategy } from '../src/tail/strategy.js';
-import { createTailer, type Tailer } from '../src/tail/tailer.js';
+import { clientTailSource } from '../src/tail/source/client-source.js';
+import { AccountsConfig, watchedAccounts } from '../src/accounts/accounts-config.js';
+import { TailConfig } from '../src/tail/tail-config.js';
+import type { RecordHandler } from '../src/tail/streams/record-handler.js';
+import type { Strategy } from '../src/tail/strategy/strategy-cost.js';
+import { createTailer } from '../src/tail/tailer.js';
+import { type Tailer } from '../src/tail/tailer-types.js';
 
 const TPS = 200;
 const BUDGET = 50;

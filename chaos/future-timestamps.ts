@@ -13,7 +13,7 @@ import { startLivingLedger, type RunningLivingLedger } from '@ledger-sentinel/si
 import { sampleTransactionRow } from '@ledger-sentinel/simulator/sample-rows';
 import { makeSimTransaction } from '@ledger-sentinel/simulator/transaction-json';
 import { openStateStore } from '../src/state/store.js';
-import { TailState } from '../src/tail/tail-state.js';
+import { CursorStore } from '../src/tail/cursor/cursor-store.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
 import { startChaosSlack, type ChaosSlack } from './lib/slack.js';
 
@@ -80,7 +80,7 @@ function debit(ledger: RunningLivingLedger, account: string, memo: string): void
 function cursorsBeyond(dir: SentinelDir, poison = false): { beyond: number; streams: number } {
   const store = openStateStore({ dir: join(dir.dir, 'state') });
   try {
-    const tail = new TailState(store);
+    const tail = new CursorStore(store);
     if (poison)
       store.transaction(() => {
         for (const stream of [...tail.all().keys()]) tail.reset(stream, { safe: YEAR_2100, read: YEAR_2100 });

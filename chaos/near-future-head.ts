@@ -13,7 +13,7 @@ import { startLivingLedger, type RunningLivingLedger } from '@ledger-sentinel/si
 import { sampleTransactionRow } from '@ledger-sentinel/simulator/sample-rows';
 import { makeSimTransaction } from '@ledger-sentinel/simulator/transaction-json';
 import { openStateStore } from '../src/state/store.js';
-import { TailState } from '../src/tail/tail-state.js';
+import { CursorStore } from '../src/tail/cursor/cursor-store.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
 import { startChaosSlack, type ChaosSlack } from './lib/slack.js';
 
@@ -71,7 +71,7 @@ function cursorsAhead(dir: SentinelDir): number {
   const store = openStateStore({ dir: join(dir.dir, 'state') });
   try {
     const now = timestampFromMillis(Date.now());
-    return [...new TailState(store).all().values()].filter((c) => c.safe > now || c.read > now).length;
+    return [...new CursorStore(store).all().values()].filter((c) => c.safe > now || c.read > now).length;
   } finally {
     store.close();
   }

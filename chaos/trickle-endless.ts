@@ -12,10 +12,12 @@ import { createRequestBudget } from '../src/ledger/request-budget.js';
 import { formatTimestamp, timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { createMetrics, type Metrics } from '../src/observability/metrics.js';
 import { openStateStore } from '../src/state/store.js';
-import { clientTailSource } from '../src/tail/client-source.js';
-import { AccountsConfig, TailConfig, watchedAccounts } from '../src/tail/config.js';
-import { recordTimestamp, type RecordHandler, type TailRecord } from '../src/tail/record-handler.js';
-import { createTailer, type Tailer } from '../src/tail/tailer.js';
+import { clientTailSource } from '../src/tail/source/client-source.js';
+import { AccountsConfig, watchedAccounts } from '../src/accounts/accounts-config.js';
+import { TailConfig } from '../src/tail/tail-config.js';
+import { recordTimestamp, type RecordHandler, type TailRecord } from '../src/tail/streams/record-handler.js';
+import { createTailer } from '../src/tail/tailer.js';
+import { type Tailer } from '../src/tail/tailer-types.js';
 import { startHostileLedger, type HostileLedger } from '../test/fixtures/tail/hostile-ledger.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
 

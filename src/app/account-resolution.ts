@@ -1,16 +1,22 @@
-// Puts the account resolver (account-resolver.ts) in the daemon's life cycle: before a runtime starts (start,
-// reload), accounts named by EVM address or alias are resolved and the rules compiled against their ids; while
-// some stay unknown, a retry is scheduled with a doubling delay, and the caller swaps in a runtime that tails
-// them once they resolve. Nothing here blocks the other accounts: they are tailed meanwhile.
+// Puts the account resolver (tail/resolve/account-resolver.ts) and its policy (tail/resolve/resolution-policy.ts)
+// in the daemon's life cycle: before a runtime starts (start, reload), accounts named by EVM address or alias are
+// resolved and the rules compiled against their ids; while some stay unknown, a retry is scheduled with a
+// doubling delay, and the caller swaps in a runtime that tails them once they resolve. Nothing here blocks the
+// other accounts: they are tailed meanwhile.
 import type { Logger } from 'pino';
 import { linkSignal } from '../ledger/linked-signal.js';
 import type { Metrics } from '../observability/metrics.js';
 import { compileRules } from '../rules/load/compile.js';
-import type { WatchedAccount } from '../tail/watched-account.js';
-import { createAccountResolver } from '../tail/account-resolver.js';
+import type { WatchedAccount } from '../accounts/watched-account.js';
+import { createAccountResolver } from '../tail/resolve/account-resolver.js';
 import { ledgerClientFor } from './clients.js';
-import type { ResolvedAccountsRepo } from '../tail/resolved-accounts-repo.js';
+import type { ResolvedAccountsRepo } from '../tail/resolve/resolved-accounts-repo.js';
 import type { Loaded, UnresolvedAccount } from './load-all.js';
+import {
+  RESOLUTION_ROUND_TIMEOUT_MS,
+  pendingSince,
+  resolutionRetryDelay,
+} from '../tail/resolve/resolution-policy.js';
 
 export interface AccountResolution {
   /** `loaded` with its lookups resolved: the watch list holds only `0.0.N` ids, the rules compiled for them. */
@@ -30,10 +36,6 @@ export interface AccountResolutionDeps {
   /** Resolved ids are kept here too, for a restart while the query service is down. */
   readonly persisted?: ResolvedAccountsRepo;
 }
-
-/** One round of lookups may take this long at most; what has not answered by then is retried later. */
-const ROUND_TIMEOUT_MS = 30_000;
-const FIRST_RETRY_MIN_MS = 1_000;
 
 export function createAccountResolution(deps: AccountResolutionDeps): AccountResolution {
   const resolver = createAccountResolver(deps);
@@ -55,13 +57,17 @@ export function createAccountResolution(deps: AccountResolutionDeps): AccountRes
       }
       const client = ledgerClientFor(loaded.config, deps.log, deps.metrics);
       // controller lives as long as the app: linked, not AbortSignal.any (ledger/linked-signal.ts says why).
-      const link = linkSignal([controller.signal, AbortSignal.timeout(ROUND_TIMEOUT_MS)]);
+      const link = linkSignal([controller.signal, AbortSignal.timeout(RESOLUTION_ROUND_TIMEOUT_MS)]);
       const signal = link.signal;
       try {
         const lookup = (ref: string, s: AbortSignal) => client.getAccount(ref, { signal: s });
         const result = await resolver.resolve(loaded.accounts, { lookup, refresh, signal });
         pending = result.pending;
-        return withAccounts(loaded, result.accounts, unresolvedOf(loaded, pending, since, deps.clock()));
+        return withAccounts(
+          loaded,
+          result.accounts,
+          pendingSince(loaded.accounts, pending, since, deps.clock()),
+        );
       } finally {
         link.dispose();
         await client.close();
@@ -71,9 +77,7 @@ export function createAccountResolution(deps: AccountResolutionDeps): AccountRes
     scheduleRetry(loaded, retry) {
       clearTimeout(timer);
       if (closed || pending.length === 0) return;
-      const { poll_interval, max_backoff } = loaded.config.tail;
-      const first = Math.max(FIRST_RETRY_MIN_MS, poll_interval);
-      const delay = Math.min(first * 2 ** Math.min(retries, 20), Math.max(first, max_backoff));
+      const delay = resolutionRetryDelay(loaded.config.tail, retries);
       retries += 1;
       deps.log.info(
         { pending: pending.map((a) => a.lookup), retryInMs: delay },
@@ -100,21 +104,4 @@ function withAccounts(
     { accounts, explorerUrl: loaded.config.explorer.transaction_url },
   );
   return { ...loaded, accounts, ruleSet, unresolved };
-}
-
-/** The pending accounts with their config entry and since when they are pending (for self-monitoring). */
-function unresolvedOf(
-  loaded: Loaded,
-  pending: readonly WatchedAccount[],
-  since: Map<string, number>,
-  now: number,
-): UnresolvedAccount[] {
-  const waiting = new Set(pending.map((a) => a.lookup as string));
-  for (const ref of since.keys()) if (!waiting.has(ref)) since.delete(ref);
-  return pending.map((account) => {
-    const ref = account.lookup as string;
-    if (!since.has(ref)) since.set(ref, now);
-    const index = loaded.accounts.indexOf(account);
-    return { account, entry: `accounts[${index}].id`, since: since.get(ref) as number };
-  });
 }

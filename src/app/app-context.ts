@@ -8,7 +8,7 @@ import type { RuleFileCache } from '../rules/load/load-rules.js';
 import type { Loaded } from './load-all.js';
 import type { Fingerprint } from './reload-fingerprint.js';
 import type { ReloadWatcher } from './reload-watcher.js';
-import { createResolvedAccountsRepo } from '../tail/resolved-accounts-repo.js';
+import { createResolvedAccountsRepo } from '../tail/resolve/resolved-accounts-repo.js';
 import { buildChannels, type Runtime, type Shared } from './runtime.js';
 import type { Channel } from '../delivery/channels.js';
 import { guardChannels } from './leader-guard.js';

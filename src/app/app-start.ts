@@ -7,7 +7,7 @@ import { createPageActions } from '../api/page-actions.js';
 import { knownLabels } from '../delivery/known-labels.js';
 import { startHttpServer, type RunningHttpServer } from '../observability/http-server.js';
 import { configSilences } from '../status/status-silence.js';
-import { createQuarantine, type Quarantine } from '../tail/quarantine.js';
+import { createQuarantine, type Quarantine } from '../tail/quarantine/quarantine-store.js';
 import { channelsFor, type AppContext } from './app-context.js';
 import { markLoaded, retryResolution, watchConfig } from './app-reload.js';
 import { readinessChecks } from './readiness.js';

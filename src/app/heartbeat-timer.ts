@@ -2,7 +2,7 @@
 // so one replica pings — and measures health with the readiness checks (/readyz) that concern alerting: the
 // query service answered within self_monitoring.query_service_down_after, a poll completed, delivery works.
 import type { PauseBoard } from '../delivery/pause-board.js';
-import type { TailHealth } from '../pipeline/tail-loop.js';
+import type { TailHealth } from '../tail/loop/daemon-loop.js';
 import { createHeartbeat, type HeartbeatHealth } from '../self-monitor/heartbeat.js';
 import type { Config } from './config/schema.js';
 import { readinessChecks } from './readiness.js';

@@ -10,10 +10,10 @@ import { loadConfigFile } from './config/load.js';
 import type { Config } from './config/schema.js';
 import { loadRules, type LoadedRule, type RuleFileCache } from '../rules/load/load-rules.js';
 import type { RuleSet } from '../rules/load/compile.js';
-import { watchedAccounts } from '../tail/config.js';
+import { watchedAccounts } from '../accounts/accounts-config.js';
 import { configLabelIssues } from '../delivery/config-label-issues.js';
 import { knownLabels } from '../delivery/known-labels.js';
-import type { WatchedAccount } from '../tail/watched-account.js';
+import type { WatchedAccount } from '../accounts/watched-account.js';
 
 export interface Loaded {
   readonly config: Config;

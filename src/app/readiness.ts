@@ -3,8 +3,8 @@
 // delivery worker is running and has at least one notifier its receiver has not paused for long.
 import type { ChannelPause } from '../delivery/pause-board.js';
 import type { ReadinessCheck } from '../observability/http-server.js';
-import type { CapacityView } from '../tail/capacity-watch.js';
-import type { TailHealth } from '../pipeline/tail-loop.js';
+import type { CapacityView } from '../tail/health/capacity-watch.js';
+import type { TailHealth } from '../tail/loop/daemon-loop.js';
 
 export interface DeliveryReadiness {
   /** When the delivery worker last ran a pass (it runs one at least every few seconds). */

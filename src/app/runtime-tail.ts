@@ -1,21 +1,22 @@
 // The tail part of a runtime: the query-service and verification clients, the pipeline handler and the poll
 // loop. It restarts only when `ledger`, `tail` or `verification` change; a new watch list is swapped into the
-// running loop (live-tailer.ts), so unchanged streams keep polling on the same schedule.
+// running loop (tail/loop/live-tailer.ts), so unchanged streams keep polling on the same schedule.
 import { createCallTraces } from '../enrich/call-trace.js';
 import { createContractVerification } from '../enrich/verification.js';
 import type { LedgerClient } from '../ledger/client.js';
 import type { Route } from '../notifiers/schema.js';
-import { clientTailSource } from '../tail/client-source.js';
-import type { AheadSighting, FutureSighting } from '../tail/future-records.js';
-import type { Quarantine } from '../tail/quarantine.js';
-import type { RecordHandler } from '../tail/record-handler.js';
-import { createTailer, type Tailer } from '../tail/tailer.js';
+import { clientTailSource } from '../tail/source/client-source.js';
+import type { AheadSighting, FutureSighting } from '../tail/head/future-records.js';
+import type { Quarantine } from '../tail/quarantine/quarantine-store.js';
+import type { RecordHandler } from '../tail/streams/record-handler.js';
+import { createTailer } from '../tail/tailer.js';
+import { type Tailer } from '../tail/tailer-types.js';
 import { ledgerClientFor, verifyClientFor } from './clients.js';
-import { createLiveTailer, type LiveTailer } from './live-tailer.js';
+import { createLiveTailer, type LiveTailer } from '../tail/loop/live-tailer.js';
 import type { Loaded } from './load-all.js';
 import { createPipelineHandler } from '../pipeline/pipeline.js';
 import type { Shared } from './runtime.js';
-import { runTailLoop } from '../pipeline/tail-loop.js';
+import { runTailLoop } from '../tail/loop/daemon-loop.js';
 import { verifyFor } from '../enrich/verify-adapter.js';
 
 export interface TailPartDeps {

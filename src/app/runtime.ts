@@ -12,8 +12,8 @@ import type { RuntimeControls } from './runtime-controls.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { RuleStateRepo } from '../rules/alert-state/state-repo.js';
 import type { StateStore } from '../state/store.js';
-import type { Tailer } from '../tail/tailer.js';
-import { createQuarantine, type Quarantine } from '../tail/quarantine.js';
+import type { Tailer } from '../tail/tailer-types.js';
+import { createQuarantine, type Quarantine } from '../tail/quarantine/quarantine-store.js';
 import { createRouteMutes } from '../delivery/route-mute.js';
 import { startHeartbeat, type HeartbeatTimer } from './heartbeat-timer.js';
 import { startDelivery, type Delivery } from './delivery.js';
@@ -24,7 +24,7 @@ import { startTailPart, type TailPart, type TailPartDeps } from './runtime-tail.
 import { monitorTimer, selfMonitorFor, tickTimer } from './runtime-timers.js';
 import type { SelfMonitor, SelfMonitorState } from '../self-monitor/self-monitor.js';
 import type { SelfMonitorRepo } from '../self-monitor/self-monitor-repo.js';
-import type { TailHealth } from '../pipeline/tail-loop.js';
+import type { TailHealth } from '../tail/loop/daemon-loop.js';
 import type { RuleActivity } from '../status/rule-activity.js';
 
 /** What outlives a reload. */
@@ -37,7 +37,7 @@ export interface Shared {
   readonly engines: EngineHolder;
   readonly health: TailHealth;
   readonly stdout: Writable;
-  /** The daemon's `now` (ms since the epoch): the wall clock, never going back (tail/clock-watch.ts). */
+  /** The daemon's `now` (ms since the epoch): the wall clock, never going back (tail/head/clock-watch.ts). */
   readonly clock: () => number;
   /** The monotonic clock (ms): for elapsed times and timers only. */
   readonly monotonic: () => number;

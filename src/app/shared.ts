@@ -15,10 +15,10 @@ import { createEngineHolder } from '../pipeline/engine-holder.js';
 import type { Loaded } from './load-all.js';
 import type { Shared } from './runtime.js';
 import { createSelfMonitorRepo } from '../self-monitor/self-monitor-repo.js';
-import { createTailHealth } from '../pipeline/tail-loop.js';
+import { createTailHealth } from '../tail/loop/daemon-loop.js';
 import { createPauseBoard } from '../delivery/pause-board.js';
 import { createRuleActivity } from '../status/rule-activity.js';
-import { createClockWatch } from '../tail/clock-watch.js';
+import { createClockWatch } from '../tail/head/clock-watch.js';
 import { createRuntimeControls } from './runtime-controls.js';
 
 export interface SharedOptions {

@@ -3,7 +3,7 @@
 // the alerts fired per hour, counted from the outbox (durable: the 24-hour chart survives a restart).
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import type { StateStore } from '../state/store.js';
-import { summarizeStaleness } from '../tail/staleness.js';
+import { summarizeStaleness } from '../tail/health/staleness-summary.js';
 import type { HistorySample, HourCount, StatusHistory } from '../status/status-history.js';
 import type { Runtime, Shared } from './runtime.js';
 

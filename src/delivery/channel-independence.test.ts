@@ -7,7 +7,7 @@ import { startHttpSink } from '../../test/helpers/http-sink.js';
 import { SLACK } from '../../test/helpers/slack-sink.js';
 import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
 import { createSelfMonitor } from '../self-monitor/self-monitor.js';
-import { createTailHealth } from '../pipeline/tail-loop.js';
+import { createTailHealth } from '../tail/loop/daemon-loop.js';
 import type { createMetrics } from '../observability/metrics.js';
 import type { Alert } from '../rules/alert/alert.js';
 import { Notifiers } from '../notifiers/schema.js';

@@ -9,7 +9,7 @@ import { createOutbox } from '../delivery/outbox.js';
 import { createMetrics } from '../observability/metrics.js';
 import { createRuleStateRepo } from '../rules/alert-state/state-repo.js';
 import { openStateStore } from '../state/store.js';
-import type { TailRecord } from '../tail/record-handler.js';
+import type { TailRecord } from '../tail/streams/record-handler.js';
 import { HBAR, WATCHED, action, transfer, tx } from '../../test/fixtures/rules/records.js';
 import { ruleSetFrom } from '../../test/fixtures/rules/rule-set.js';
 import { createEngineHolder } from './engine-holder.js';

@@ -10,7 +10,7 @@ import type { ContractAction, Transaction } from '@ledger-sentinel/ledger-model/
 import type { Metrics } from '../observability/metrics.js';
 import type { Engine, EngineEvent } from '../rules/engine/engine.js';
 import type { RuleStateRepo } from '../rules/alert-state/state-repo.js';
-import type { RecordHandler, TailRecord } from '../tail/record-handler.js';
+import type { RecordHandler, TailRecord } from '../tail/streams/record-handler.js';
 import type { Alert } from '../rules/alert/alert.js';
 import { countAlerts, emitAlerts, type EmitDeps } from './emit-alerts.js';
 import type { EngineHolder } from './engine-holder.js';

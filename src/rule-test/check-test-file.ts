@@ -5,7 +5,7 @@ import { didYouMean } from '../config/did-you-mean.js';
 import { locate } from '../config/locate.js';
 import type { ParsedYaml } from '../config/parse-yaml.js';
 import { sortIssues } from '../config/config-error.js';
-import type { WatchedAccount } from '../tail/watched-account.js';
+import type { WatchedAccount } from '../accounts/watched-account.js';
 import { payerOf } from './build-records.js';
 import type { Input, TestFile, Tx } from './schema.js';
 import { clockOf, MAX_STEPS } from './test-clock.js';
@@ -76,7 +76,7 @@ function inputProblems(input: Input, accounts: readonly WatchedAccount[]): [Path
   return out;
 }
 
-// The accounts a transaction is tailed for (tail/match-account.ts): its payer, its HBAR and token legs.
+// The accounts a transaction is tailed for (tail/global/match-account.ts): its payer, its HBAR and token legs.
 function reachesWatched(tx: Tx, watched: ReadonlySet<string>, defaultPayer: string): boolean {
   const legs = [...Object.keys(tx.transfers), ...Object.values(tx.token_transfers).flatMap(Object.keys)];
   return [payerOf(tx, defaultPayer), ...legs].some((id) => watched.has(id));

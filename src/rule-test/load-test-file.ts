@@ -7,7 +7,7 @@ import { loadYaml } from '../config/load-yaml.js';
 import { parseYaml } from '../config/parse-yaml.js';
 import { compileRules } from '../rules/load/compile.js';
 import { loadRules } from '../rules/load/load-rules.js';
-import { watchedAccounts } from '../tail/config.js';
+import { watchedAccounts } from '../accounts/accounts-config.js';
 import { checkTestFile } from './check-test-file.js';
 import { markSummary } from './own-summary.js';
 import { TestFile } from './schema.js';

@@ -7,8 +7,8 @@ import { createContractVerification, createdContractAddress } from '../enrich/ve
 import type { ContractAction } from '@ledger-sentinel/ledger-model/schema';
 import type { RuleSet } from '../rules/load/compile.js';
 import { createOfflinePipeline, type OfflinePipeline } from '../pipeline/offline/offline-pipeline.js';
-import type { TailRecord } from '../tail/record-handler.js';
-import type { WatchedAccount } from '../tail/watched-account.js';
+import type { TailRecord } from '../tail/streams/record-handler.js';
+import type { WatchedAccount } from '../accounts/watched-account.js';
 import { recordsOf, watchListOf, type WatchList } from '../pipeline/offline/records-of.js';
 import { buildReward, buildTrace, buildTransaction } from './build-records.js';
 import type { Input, TestCase, TestFile } from './schema.js';

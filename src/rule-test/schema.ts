@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { TRANSACTION_ID_PATTERN } from '@ledger-sentinel/ledger-model/schema';
 import { AccountId, HbarAmount } from '../rules/facts/values.js';
-import { AccountEntry } from '../tail/config.js';
+import { AccountEntry } from '../accounts/accounts-config.js';
 import {
   ResultName,
   SignedHbar,

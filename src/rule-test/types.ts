@@ -4,7 +4,7 @@
 import type { ParsedYaml } from '../config/parse-yaml.js';
 import type { Alert } from '../rules/alert/alert.js';
 import type { RuleSet } from '../rules/load/compile.js';
-import type { WatchedAccount } from '../tail/watched-account.js';
+import type { WatchedAccount } from '../accounts/watched-account.js';
 import type { TestFile } from './schema.js';
 import type { TestClock } from './test-clock.js';
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readinessChecks } from '../app/readiness.js';
 import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
 import { createSelfMonitor } from './self-monitor.js';
-import { createTailHealth } from '../pipeline/tail-loop.js';
+import { createTailHealth } from '../tail/loop/daemon-loop.js';
 import { createLedgerClient } from '../ledger/client.js';
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { createLogger } from '../observability/logger.js';
@@ -18,9 +18,11 @@ import { startSimulator } from '@ledger-sentinel/simulator/server';
 import { SimulatorStore } from '@ledger-sentinel/simulator/store';
 import { makeSimTransaction } from '@ledger-sentinel/simulator/transaction-json';
 import { openStateStore } from '../state/store.js';
-import { clientTailSource } from '../tail/client-source.js';
-import { AccountsConfig, TailConfig, watchedAccounts } from '../tail/config.js';
-import { createTailer, type TailerOptions } from '../tail/tailer.js';
+import { clientTailSource } from '../tail/source/client-source.js';
+import { AccountsConfig, watchedAccounts } from '../accounts/accounts-config.js';
+import { TailConfig } from '../tail/tail-config.js';
+import { createTailer } from '../tail/tailer.js';
+import { type TailerOptions } from '../tail/tailer-types.js';
 
 const START_MS = 1_700_000_000_000;
 /** The ledger runs at 250 TPS until this offset from the start, then at 2 TPS. */

@@ -1,8 +1,8 @@
 // sentinel-capacity-exceeded: the request budget cannot carry what the tail needs at the ledger's observed
-// rate. It fires from the estimate (tail/capacity.ts: above 80 % of the budget, the model's margin), so before
+// rate. It fires from the estimate (tail/health/capacity-estimate.ts: above 80 % of the budget, the model's margin), so before
 // staleness grows, and resolves with the same hysteresis (below 70 %).
 import { BUILT_IN_RULES, type Condition } from './built-in-alerts.js';
-import type { CapacityView } from '../tail/capacity-watch.js';
+import type { CapacityView } from '../tail/health/capacity-watch.js';
 
 export function capacityConditions(capacity: CapacityView | undefined): Condition[] {
   if (!capacity?.exceeded) return [];

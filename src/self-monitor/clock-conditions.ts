@@ -2,8 +2,8 @@
 // jump of the wall clock. Each fires on its latest sighting and resolves after
 // self_monitoring.future_record_resolve_after without another, like `sentinel-future-record`; one restored as
 // firing across a restart (the sighting itself is not saved) stays firing that long after the start.
-import type { ClockStep } from '../tail/clock-watch.js';
-import type { AheadSighting } from '../tail/future-records.js';
+import type { ClockStep } from '../tail/head/clock-watch.js';
+import type { AheadSighting } from '../tail/head/future-records.js';
 import { BUILT_IN_RULES, type Condition } from './built-in-alerts.js';
 
 export interface ClockConditionInputs {

@@ -9,7 +9,7 @@ import { alertingHealth } from '../app/heartbeat-timer.js';
 import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
 import { createPauseBoard } from '../delivery/pause-board.js';
 import { createMetrics } from '../observability/metrics.js';
-import { createTailHealth } from '../pipeline/tail-loop.js';
+import { createTailHealth } from '../tail/loop/daemon-loop.js';
 import { createHeartbeat, failUrl, type HeartbeatHealth } from './heartbeat.js';
 import { HeartbeatConfig } from './heartbeat-config.js';
 

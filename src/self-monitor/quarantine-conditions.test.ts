@@ -3,11 +3,11 @@ import { createMetrics } from '../observability/metrics.js';
 import { createLogger } from '../observability/logger.js';
 import type { Alert } from '../rules/alert/alert.js';
 import { openStateStore } from '../state/store.js';
-import { createQuarantine, type NewQuarantinedRecord } from '../tail/quarantine.js';
+import { createQuarantine, type NewQuarantinedRecord } from '../tail/quarantine/quarantine-store.js';
 import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
 import { MAX_QUARANTINE_ALERTS, quarantineConditions } from './quarantine-conditions.js';
 import { createSelfMonitor } from './self-monitor.js';
-import { createTailHealth } from '../pipeline/tail-loop.js';
+import { createTailHealth } from '../tail/loop/daemon-loop.js';
 
 const HOT = {
   id: '0.0.1003',

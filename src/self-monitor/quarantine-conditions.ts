@@ -1,9 +1,9 @@
-// Self-monitoring conditions for records the tailers could not read (tail/quarantine.ts): each one kept in
+// Self-monitoring conditions for records the tailers could not read (tail/quarantine/quarantine-store.ts): each one kept in
 // quarantine is an alert naming the record and the field, firing until it is released from quarantine
 // (`ledger-sentinel quarantine rm`). No rule ran on such a record, so this alert is the only one it gets.
 import type { AlertAccount } from '../rules/alert/alert.js';
-import type { QuarantinedRecord } from '../tail/quarantine.js';
-import type { WatchedAccount } from '../tail/watched-account.js';
+import type { QuarantinedRecord } from '../tail/quarantine/quarantine-store.js';
+import type { WatchedAccount } from '../accounts/watched-account.js';
 import { BUILT_IN_RULES, type Condition } from './built-in-alerts.js';
 
 /** Records with an alert of their own, oldest first; the rest are summed up in one more alert. */

@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../observability/metrics.js';
 import { createLogger } from '../observability/logger.js';
 import type { Alert } from '../rules/alert/alert.js';
-import type { FutureSighting } from '../tail/future-records.js';
+import type { FutureSighting } from '../tail/head/future-records.js';
 import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
 import { createSelfMonitor, type SelfMonitorState } from './self-monitor.js';
-import { createTailHealth } from '../pipeline/tail-loop.js';
+import { createTailHealth } from '../tail/loop/daemon-loop.js';
 
 function setup(state?: SelfMonitorState, startMs = 1_000_000) {
   const health = createTailHealth();

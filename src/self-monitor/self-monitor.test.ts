@@ -10,15 +10,16 @@ import { startSimulator } from '@ledger-sentinel/simulator/server';
 import { SimulatorStore } from '@ledger-sentinel/simulator/store';
 import { makeSimTransaction } from '@ledger-sentinel/simulator/transaction-json';
 import { openStateStore } from '../state/store.js';
-import { clientTailSource } from '../tail/client-source.js';
-import { AccountsConfig, TailConfig, watchedAccounts } from '../tail/config.js';
-import type { StreamStaleness } from '../tail/staleness.js';
+import { clientTailSource } from '../tail/source/client-source.js';
+import { AccountsConfig, watchedAccounts } from '../accounts/accounts-config.js';
+import { TailConfig } from '../tail/tail-config.js';
+import type { StreamStaleness } from '../tail/health/staleness-summary.js';
 import { createTailer } from '../tail/tailer.js';
-import type { WatchedAccount } from '../tail/watched-account.js';
+import type { WatchedAccount } from '../accounts/watched-account.js';
 import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
 import { createSelfMonitor, type SelfMonitorDeps, type SelfMonitorState } from './self-monitor.js';
 import { createSelfMonitorRepo } from './self-monitor-repo.js';
-import { createTailHealth } from '../pipeline/tail-loop.js';
+import { createTailHealth } from '../tail/loop/daemon-loop.js';
 
 function setup(overrides: Record<string, unknown> = {}, options: Partial<SelfMonitorDeps> = {}) {
   const metrics = createMetrics();

@@ -4,11 +4,11 @@ import type { Logger } from 'pino';
 import type { ChannelPause } from '../delivery/pause-board.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Alert } from '../rules/alert/alert.js';
-import type { StreamStaleness } from '../tail/staleness.js';
-import type { WatchedAccount } from '../tail/watched-account.js';
+import type { StreamStaleness } from '../tail/health/staleness-summary.js';
+import type { WatchedAccount } from '../accounts/watched-account.js';
 import { BUILT_IN_RULES, inhibit, transitions, type Condition } from './built-in-alerts.js';
 import type { SelfMonitoringConfig } from '../app/config/daemon-config.js';
-import type { TailHealth } from '../pipeline/tail-loop.js';
+import type { TailHealth } from '../tail/loop/daemon-loop.js';
 import { quarantineConditions, type QuarantineView } from './quarantine-conditions.js';
 import type { UnresolvedAccount } from '../app/load-all.js';
 import { unresolvedConditions } from './unresolved-conditions.js';
@@ -35,7 +35,7 @@ export interface SelfMonitorDeps {
    */
   readonly emit: (alerts: readonly Alert[], state: SelfMonitorState) => void;
   readonly log: Logger;
-  /** Records kept in quarantine (tail/quarantine.ts); each is an alert until released. */
+  /** Records kept in quarantine (tail/quarantine/quarantine-store.ts); each is an alert until released. */
   readonly quarantined?: () => QuarantineView;
   /**
    * Kept across reloads, and saved through emit() so that it is kept across restarts too (self-monitor-repo.ts):

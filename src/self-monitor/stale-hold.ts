@@ -3,7 +3,7 @@
 // would fire `sentinel-account-stale` only to resolve on their next poll, seconds later. So, after an outage, a
 // stream's staleness alert is held until its read cursor has moved, or until account_stale_after has passed since
 // the recovery without it moving (then it is stale by the user's own measure). docs/operations.md, "Self-monitoring".
-import type { StreamStaleness } from '../tail/staleness.js';
+import type { StreamStaleness } from '../tail/health/staleness-summary.js';
 
 export interface StaleHoldInput {
   readonly now: number;

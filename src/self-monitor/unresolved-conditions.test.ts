@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../observability/metrics.js';
 import { createLogger } from '../observability/logger.js';
 import type { Alert } from '../rules/alert/alert.js';
-import { AccountsConfig, watchedAccounts } from '../tail/config.js';
+import { AccountsConfig, watchedAccounts } from '../accounts/accounts-config.js';
 import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
 import type { UnresolvedAccount } from '../app/load-all.js';
 import { createSelfMonitor, createSelfMonitorState } from './self-monitor.js';
-import { createTailHealth } from '../pipeline/tail-loop.js';
+import { createTailHealth } from '../tail/loop/daemon-loop.js';
 import { unresolvedConditions } from './unresolved-conditions.js';
 
 const ALIAS = 'KGNABD5L3ZGSRVUCSPDR7TONZSRY3D5OMEBKQMVTD2AC6JL72HMQ';

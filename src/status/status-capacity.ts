@@ -1,7 +1,7 @@
-// The tail's capacity as the status page shows it: request demand against the request budget (tail/capacity.ts),
+// The tail's capacity as the status page shows it: request demand against the request budget (tail/health/capacity-estimate.ts),
 // with the level the page warns at. Pure.
-import { CAPACITY_HIGH } from '../tail/capacity.js';
-import type { CapacityView } from '../tail/capacity-watch.js';
+import { CAPACITY_HIGH } from '../tail/health/capacity-estimate.js';
+import type { CapacityView } from '../tail/health/capacity-watch.js';
 
 /**
  * `ok` within the budget's margin; `high` above CAPACITY_HIGH (0.8), or still exceeded by the watch's hysteresis,

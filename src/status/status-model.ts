@@ -10,8 +10,12 @@ import { alertsModel, TEXT_MAX, type AlertsModel } from './alert-rows.js';
 import type { StatusFilter } from './status-filter.js';
 import type { HistorySample, HourCount } from './status-history.js';
 import { shownText } from '../notifiers/neutralize.js';
-import { summarizeStaleness, type StalenessSummary, type StreamStaleness } from '../tail/staleness.js';
-import type { CapacityView } from '../tail/capacity-watch.js';
+import {
+  summarizeStaleness,
+  type StalenessSummary,
+  type StreamStaleness,
+} from '../tail/health/staleness-summary.js';
+import type { CapacityView } from '../tail/health/capacity-watch.js';
 import { capacityRow, type CapacityRow } from './status-capacity.js';
 import { silenceState, type SilenceState, type StatusSilence } from './status-silence.js';
 

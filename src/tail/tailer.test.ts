@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { transactionAt } from '../../test/fixtures/tail/transactions.js';
 import { createMetrics } from '../observability/metrics.js';
 import { openStateStore } from '../state/store.js';
-import { AccountsConfig, TailConfig, watchedAccounts } from './config.js';
-import type { RecordHandler } from './record-handler.js';
-import type { TailPage, TailSource, TransactionQuery } from './tail-source.js';
+import { AccountsConfig, watchedAccounts } from '../accounts/accounts-config.js';
+import { TailConfig } from './tail-config.js';
+import type { RecordHandler } from './streams/record-handler.js';
+import type { TailPage, TailSource, TransactionQuery } from './source/listing-source.js';
 import { createTailer } from './tailer.js';
 
 const HEAD = 1_700_000_000_000_000_000n;

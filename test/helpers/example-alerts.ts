@@ -6,7 +6,7 @@ import type { Alert } from '../../src/rules/alert/alert.js';
 import { compileRules } from '../../src/rules/load/compile.js';
 import { createEngine } from '../../src/rules/engine/engine.js';
 import { RuleFile } from '../../src/rules/load/schema.js';
-import type { WatchedAccount } from '../../src/tail/watched-account.js';
+import type { WatchedAccount } from '../../src/accounts/watched-account.js';
 import { parse } from 'yaml';
 
 const ACCOUNT: WatchedAccount = {

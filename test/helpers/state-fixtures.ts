@@ -7,8 +7,8 @@ import { createSilenceStore } from '../../src/delivery/silence-store.js';
 import { testAlert } from './alerts.js';
 import { createRuleStateRepo } from '../../src/rules/alert-state/state-repo.js';
 import type { StoredGroupState } from '../../src/rules/alert-state/group-state.js';
-import { createQuarantine } from '../../src/tail/quarantine.js';
-import { TailState } from '../../src/tail/tail-state.js';
+import { createQuarantine } from '../../src/tail/quarantine/quarantine-store.js';
+import { CursorStore } from '../../src/tail/cursor/cursor-store.js';
 import type { StateStore } from '../../src/state/store.js';
 
 /** 2^63 - 1 and a nanosecond timestamp: both beyond what a JS number holds exactly. */
@@ -18,7 +18,7 @@ export const NS = 1_700_000_000_123_456_789n;
 export function modules(store: StateStore) {
   const clock = () => 1_700_000_000_000;
   return {
-    tail: new TailState(store),
+    tail: new CursorStore(store),
     repo: createRuleStateRepo(store),
     outbox: createOutbox(store, clock),
     silences: createSilenceStore(store, clock),

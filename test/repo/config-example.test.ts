@@ -8,7 +8,7 @@ import { formatIssue } from '../../src/config/config-error.js';
 import { loadConfigFile } from '../../src/app/config/load.js';
 import { Config } from '../../src/app/config/schema.js';
 import { loadRules } from '../../src/rules/load/load-rules.js';
-import { watchedAccounts } from '../../src/tail/config.js';
+import { watchedAccounts } from '../../src/accounts/accounts-config.js';
 import { REPO_DIR } from '../helpers/shared.js';
 import { startCli } from '../integration/cli-harness.js';
 

@@ -12,7 +12,7 @@ import { CONFIG_SECTIONS, Config } from '../../src/app/config/schema.js';
 import { loadConfigFile } from '../../src/app/config/load.js';
 import { loadRules } from '../../src/rules/load/load-rules.js';
 import { When, Window } from '../../src/rules/load/schema.js';
-import { watchedAccounts } from '../../src/tail/config.js';
+import { watchedAccounts } from '../../src/accounts/accounts-config.js';
 import { REPO_DIR } from '../helpers/shared.js';
 
 export const KINDS = ['config', 'config-fragment', 'rules', 'rules-fragment', 'values', 'other'] as const;

@@ -3,8 +3,8 @@
 import { expandEnv } from '../../config/expand-env.js';
 import { parseYaml } from '../../config/parse-yaml.js';
 import { RulesConfig } from '../../rules/load/rules-config.js';
-import { AccountsConfig, watchedAccounts } from '../../tail/config.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import { AccountsConfig, watchedAccounts } from '../../accounts/accounts-config.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 
 export interface ConfigForRules {
   readonly rulePaths: readonly string[];

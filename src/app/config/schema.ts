@@ -14,7 +14,8 @@ import { TimeIntervals, unknownTimeIntervalRefs } from '../../notifiers/time-int
 import { RulesConfig } from '../../rules/load/rules-config.js';
 import { HeartbeatConfig } from '../../self-monitor/heartbeat-config.js';
 import { HaConfig, haBackendIssue } from '../../state/ha-config.js';
-import { AccountsConfig, TailConfig } from '../../tail/config.js';
+import { AccountsConfig } from '../../accounts/accounts-config.js';
+import { TailConfig } from '../../tail/tail-config.js';
 
 export const CONFIG_SECTIONS = {
   ledger: LedgerConfig,

@@ -11,7 +11,7 @@ import type { Alert } from '../../rules/alert/alert.js';
 import type { RuleSet } from '../../rules/load/compile.js';
 import type { Route } from '../../notifiers/schema.js';
 import { createOfflinePipeline, type OfflinePipeline } from '../../pipeline/offline/offline-pipeline.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 import { recordsOf, watchListOf } from '../../pipeline/offline/records-of.js';
 
 export interface ReplayOptions {

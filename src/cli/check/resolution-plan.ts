@@ -1,6 +1,6 @@
 // What `check` says about accounts named by EVM address or alias: their id is looked up when the daemon starts,
 // not now (check sends no request), so the user sees which entries depend on the query service.
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 
 /** One line per account that needs a lookup; empty when none does. */
 export function resolutionPlan(accounts: readonly WatchedAccount[], baseUrl: string): string {

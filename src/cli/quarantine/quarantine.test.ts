@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureCli } from '../../../test/helpers/capture-cli.js';
 import { openStateStore } from '../../state/store.js';
-import { createQuarantine } from '../../tail/quarantine.js';
+import { createQuarantine } from '../../tail/quarantine/quarantine-store.js';
 import { quarantine } from './quarantine.js';
 
 async function run(argv: string[]) {

@@ -1,12 +1,12 @@
 // `ledger-sentinel quarantine ls|rm`: the records the daemon could not read, kept in its state store
-// (tail/quarantine.ts). Works offline on the state directory; safe while the daemon runs (SQLite locking).
+// (tail/quarantine/quarantine-store.ts). Works offline on the state directory; safe while the daemon runs (SQLite locking).
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAll } from '../../app/load-all.js';
 import { printIssues } from '../common/print-issues.js';
 import { openStateStore } from '../../state/store.js';
-import { createQuarantine, type QuarantinedRecord } from '../../tail/quarantine.js';
+import { createQuarantine, type QuarantinedRecord } from '../../tail/quarantine/quarantine-store.js';
 import type { CliContext, Command } from '../command.js';
 import { DEFAULT_CONFIG } from '../run/run.js';
 

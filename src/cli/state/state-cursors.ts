@@ -1,5 +1,5 @@
 // What `ledger-sentinel state` shows and changes: the tailer's cursors in a stopped daemon's state directory.
-import type { Cursor, TailState } from '../../tail/tail-state.js';
+import type { Cursor, CursorStore } from '../../tail/cursor/cursor-store.js';
 import {
   formatTimestamp,
   parseTimestamp,
@@ -19,7 +19,7 @@ export interface CursorRow {
   readonly beyondBound: boolean;
 }
 
-export function cursorRows(state: TailState, nowMs: number, maxClockSkewMs: number): CursorRow[] {
+export function cursorRows(state: CursorStore, nowMs: number, maxClockSkewMs: number): CursorRow[] {
   const now = timestampFromMillis(nowMs);
   const bound = now + BigInt(maxClockSkewMs) * 1_000_000n;
   return [...state.all()]
@@ -60,7 +60,11 @@ export function parseResetTarget(text: string, nowMs: number): bigint | string {
 }
 
 /** Sets the cursors of `streams` to `to` (both parts) in one transaction; returns the old ones. */
-export function resetCursors(state: TailState, streams: readonly string[], to: bigint): Map<string, Cursor> {
+export function resetCursors(
+  state: CursorStore,
+  streams: readonly string[],
+  to: bigint,
+): Map<string, Cursor> {
   const before = new Map<string, Cursor>();
   state.transaction(() => {
     for (const stream of streams) {

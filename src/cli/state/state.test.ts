@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { captureCli } from '../../../test/helpers/capture-cli.js';
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { openStateStore } from '../../state/store.js';
-import { TailState } from '../../tail/tail-state.js';
+import { CursorStore } from '../../tail/cursor/cursor-store.js';
 import { runCli } from '../cli.js';
 
 const S = 1_000_000_000n;
@@ -22,7 +22,7 @@ function stateDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-sentinel-state-'));
   dirs.push(dir);
   const store = openStateStore({ dir });
-  const tail = new TailState(store);
+  const tail = new CursorStore(store);
   const recent = timestampFromMillis(Date.now()) - 60n * S;
   store.transaction(() => {
     tail.reset('tx:0.0.1003', { safe: YEAR_2100, read: YEAR_2100 });
@@ -34,7 +34,7 @@ function stateDir(): string {
 
 function cursorsIn(dir: string) {
   const store = openStateStore({ dir });
-  const all = new Map(new TailState(store).all());
+  const all = new Map(new CursorStore(store).all());
   store.close();
   return all;
 }

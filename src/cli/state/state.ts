@@ -8,7 +8,7 @@ import { cursorRows, formatCursorTable, parseResetTarget, resetCursors } from '.
 import { loadConfigFile } from '../../app/config/load.js';
 import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
 import { openStateStore } from '../../state/store.js';
-import { TailState } from '../../tail/tail-state.js';
+import { CursorStore } from '../../tail/cursor/cursor-store.js';
 import type { CliContext, Command } from '../command.js';
 import type { StateConfig } from '../../config/sections/state.js';
 import { migrateState } from './migrate.js';
@@ -116,7 +116,7 @@ export const state: Command = {
       return fail(ctx, `no state at ${file}: pass --state-dir <dir> or --config <file> (state.dir)`, 1);
     const store = openStateStore({ dir: opts.dir });
     try {
-      const tail = new TailState(store);
+      const tail = new CursorStore(store);
       if (sub === 'cursors') return showCursors(ctx, tail, opts, parsed.values.json === true);
       return resetCommand(ctx, tail, streams, parsed.values);
     } finally {
@@ -125,13 +125,18 @@ export const state: Command = {
   },
 };
 
-function showCursors(ctx: CliContext, tail: TailState, opts: Options, json: boolean): number {
+function showCursors(ctx: CliContext, tail: CursorStore, opts: Options, json: boolean): number {
   const rows = cursorRows(tail, Date.now(), opts.skewMs);
   ctx.stdout.write(json ? `${JSON.stringify(rows, null, 2)}\n` : formatCursorTable(rows));
   return 0;
 }
 
-function resetCommand(ctx: CliContext, tail: TailState, streams: readonly string[], values: Values): number {
+function resetCommand(
+  ctx: CliContext,
+  tail: CursorStore,
+  streams: readonly string[],
+  values: Values,
+): number {
   const all = values.all === true;
   if (all === streams.length > 0)
     return fail(ctx, 'reset-cursor takes one stream (e.g. tx:0.0.1234) or --all, not both or neither');

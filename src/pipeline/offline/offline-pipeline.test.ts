@@ -6,7 +6,7 @@ import { createContractVerification } from '../../enrich/verification.js';
 import { createOutbox } from '../../delivery/outbox.js';
 import type { Alert } from '../../rules/alert/alert.js';
 import { openStateStore } from '../../state/store.js';
-import type { TailRecord } from '../../tail/record-handler.js';
+import type { TailRecord } from '../../tail/streams/record-handler.js';
 import { HBAR, OTHER, WATCHED, action, transfer, tx } from '../../../test/fixtures/rules/records.js';
 import { ruleSetFrom } from '../../../test/fixtures/rules/rule-set.js';
 import { collectSent } from './collect-sent.js';

@@ -12,7 +12,7 @@ import type { Alert } from '../../rules/alert/alert.js';
 import type { RuleSet } from '../../rules/load/compile.js';
 import { createRuleStateRepo } from '../../rules/alert-state/state-repo.js';
 import { openStateStore } from '../../state/store.js';
-import type { TailRecord } from '../../tail/record-handler.js';
+import type { TailRecord } from '../../tail/streams/record-handler.js';
 import { createEngineHolder } from '../engine-holder.js';
 import { createPipelineHandler } from '../pipeline.js';
 import { tickRules } from '../tick-rules.js';

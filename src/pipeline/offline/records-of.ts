@@ -3,9 +3,9 @@
 // and `ledger-sentinel test`, so both see the records the daemon would.
 import { rewardAccountId } from '@ledger-sentinel/ledger-model/entity-id';
 import type { Transaction } from '@ledger-sentinel/ledger-model/schema';
-import { matchAccounts } from '../../tail/match-account.js';
-import type { TailRecord } from '../../tail/record-handler.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import { matchAccounts } from '../../tail/global/match-account.js';
+import type { TailRecord } from '../../tail/streams/record-handler.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 
 export interface WatchList {
   readonly ids: ReadonlySet<string>;

@@ -12,7 +12,7 @@ import {
   type StoredGroupState,
 } from '../alert-state/group-state.js';
 import { PendingCounts, pendingLimitOf, restoresPending } from '../windows/pending-counts.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 
 export interface EngineState {
   readonly ruleSet: RuleSet;

@@ -4,7 +4,7 @@ import type { CompiledRule } from '../load/rule-set.js';
 import { indexState, type EngineState } from './engine-state.js';
 import { groupsByAccount, keyOf } from '../alert-state/group-key.js';
 import { newGroupState, type GroupState } from '../alert-state/group-state.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 
 /** The state of the rule's group `values`, created (or promoted from pending) on first use, marked dirty. */
 export function stateFor(

@@ -1,7 +1,7 @@
 // What conditions see of one record for one watched account. Derived values (net change, decoded memo, token
 // totals) are computed on first use and cached, so fifty rules reading `debit` sum the transfers once.
 import type { ContractAction, StakingReward, Transaction } from '@ledger-sentinel/ledger-model/schema';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 import { parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import type { AlertRecord } from '../alert/alert.js';
 

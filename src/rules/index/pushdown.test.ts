@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { Facts } from '../facts/facts.js';
 import { pushdownFor } from './pushdown.js';
-import { Pushdown } from '../../tail/config.js';
-import { passesPushdown } from '../../tail/match-account.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import { Pushdown } from '../../accounts/pushdown.js';
+import { passesPushdown } from '../../accounts/pushdown.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 import { HBAR, OTHER, WATCHED, transfer } from '../../../test/fixtures/rules/records.js';
 import { ruleSetFrom } from '../../../test/fixtures/rules/rule-set.js';
 

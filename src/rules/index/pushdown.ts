@@ -1,12 +1,12 @@
-// The transactions filter the tailer may push down to the query service for one account (tail/config.ts
+// The transactions filter the tailer may push down to the query service for one account (accounts/pushdown.ts
 // Pushdown). It is returned only when every enabled transactions rule on the account implies it, so no record the
 // filter drops could have matched a rule. Anything that cannot be proven gives no filter: a missed alert costs
 // more than the requests a filter saves.
 import type { RuleSet } from '../load/rule-set.js';
 import { eitherOf, guardOf } from './guard.js';
 import { QUERYABLE_TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
-import type { Pushdown } from '../../tail/config.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { Pushdown } from '../../accounts/pushdown.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 
 /** For createTailer's `pushdown` option: `(account) => pushdownFor(ruleSet, account)`. */
 export function pushdownFor(ruleSet: RuleSet, account: WatchedAccount): Pushdown | undefined {

@@ -5,7 +5,7 @@ import { CONDITIONS_BY_NAME } from '../conditions/registry.js';
 import type { Accounts, Rule, Window } from './schema.js';
 import { compileTemplate } from '../template/render-template.js';
 import { ownValue } from '../../config/labels.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 import type { CompiledRule, CompiledWindow, RuleSet } from './rule-set.js';
 
 // The compiled shapes live in rule-set.ts, a leaf every part of the engine reads; re-exported for compileRules' callers.

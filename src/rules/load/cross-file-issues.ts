@@ -6,7 +6,7 @@ import { didYouMean } from '../../config/did-you-mean.js';
 import { locate } from '../../config/locate.js';
 import { parseYaml, type ParsedYaml } from '../../config/parse-yaml.js';
 import type { RuleRefs } from './rule-refs.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 
 export interface CrossFileContext {
   /** Every rule file's text, for the positions of the issues. */

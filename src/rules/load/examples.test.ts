@@ -6,7 +6,7 @@ import { createEngine, type EngineEvent } from '../engine/engine.js';
 import { loadRules } from './load-rules.js';
 import { REPO_DIR } from '../../../test/helpers/shared.js';
 import { HBAR, WATCHED, action, at, reward, transfer, tx } from '../../../test/fixtures/rules/records.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 
 const ACCOUNT: WatchedAccount = { ...WATCHED, labels: { role: 'treasury', staking: 'true' } };
 const ALLOWED = '0.0.1002';

@@ -12,7 +12,7 @@ import { refsFromYaml, refsOfRule, type RuleRefs } from './rule-refs.js';
 import { ruleWarnings } from './rule-warnings.js';
 import { RuleFile, type Rule } from './schema.js';
 import { templateIssues } from './template-issues.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 
 export interface RuleText {
   readonly file: string;

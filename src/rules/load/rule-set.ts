@@ -3,7 +3,7 @@
 import type { Predicate, WhenNode } from '../conditions/shared/condition.js';
 import type { Source } from '../facts/facts.js';
 import type { Severity } from '../alert/alert.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 
 export interface CompiledWindow {
   readonly kind: 'count' | 'debit_sum' | 'credit_sum' | 'absent';

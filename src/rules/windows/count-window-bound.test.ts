@@ -9,7 +9,7 @@ import { createRuleStateRepo } from '../alert-state/state-repo.js';
 import { openStateStore } from '../../state/store.js';
 import { failedEvent } from '../../../test/fixtures/rules/events.js';
 import { ruleSetFrom } from '../../../test/fixtures/rules/rule-set.js';
-import type { WatchedAccount } from '../../tail/watched-account.js';
+import type { WatchedAccount } from '../../accounts/watched-account.js';
 
 const N = 15;
 const T_S = 600;

@@ -5,9 +5,10 @@
 import { writeSync } from 'node:fs';
 import { createLedgerClient } from '../../../src/ledger/client.js';
 import { openStateStore } from '../../../src/state/store.js';
-import { clientTailSource } from '../../../src/tail/client-source.js';
-import { AccountsConfig, TailConfig, watchedAccounts } from '../../../src/tail/config.js';
-import type { RecordHandler, TailRecord } from '../../../src/tail/record-handler.js';
+import { clientTailSource } from '../../../src/tail/source/client-source.js';
+import { AccountsConfig, watchedAccounts } from '../../../src/accounts/accounts-config.js';
+import { TailConfig } from '../../../src/tail/tail-config.js';
+import type { RecordHandler, TailRecord } from '../../../src/tail/streams/record-handler.js';
 import { createTailer } from '../../../src/tail/tailer.js';
 import { recordKey } from './harness.js';
 

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedgerClient, type LedgerClient } from '../../../src/ledger/client.js';
 import { createRng } from '@ledger-sentinel/simulator/rng';
-import { watchedAccounts } from '../../../src/tail/config.js';
+import { watchedAccounts } from '../../../src/accounts/accounts-config.js';
 import { compare, groundTruth, watchEntries } from './harness.js';
 import { startTailLedger, type TailLedger } from './living-ledger.js';
 

@@ -10,9 +10,14 @@ import { createRequestBudget } from '../../../src/ledger/request-budget.js';
 import { formatTimestamp, parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { createMetrics } from '../../../src/observability/metrics.js';
 import { openStateStore } from '../../../src/state/store.js';
-import { clientTailSource } from '../../../src/tail/client-source.js';
-import { AccountsConfig, TailConfig, watchedAccounts } from '../../../src/tail/config.js';
-import { recordTimestamp, type RecordHandler, type TailRecord } from '../../../src/tail/record-handler.js';
+import { clientTailSource } from '../../../src/tail/source/client-source.js';
+import { AccountsConfig, watchedAccounts } from '../../../src/accounts/accounts-config.js';
+import { TailConfig } from '../../../src/tail/tail-config.js';
+import {
+  recordTimestamp,
+  type RecordHandler,
+  type TailRecord,
+} from '../../../src/tail/streams/record-handler.js';
 import { createTailer } from '../../../src/tail/tailer.js';
 
 const S = 1_000_000_000n;

@@ -4,9 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLedgerClient, type LedgerClient } from '../../../src/ledger/client.js';
 import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { openStateStore } from '../../../src/state/store.js';
-import { clientTailSource } from '../../../src/tail/client-source.js';
-import { AccountsConfig, TailConfig, watchedAccounts } from '../../../src/tail/config.js';
-import type { RecordHandler, TailRecord } from '../../../src/tail/record-handler.js';
+import { clientTailSource } from '../../../src/tail/source/client-source.js';
+import { AccountsConfig, watchedAccounts } from '../../../src/accounts/accounts-config.js';
+import { TailConfig } from '../../../src/tail/tail-config.js';
+import type { RecordHandler, TailRecord } from '../../../src/tail/streams/record-handler.js';
 import { createTailer } from '../../../src/tail/tailer.js';
 import { startTailLedger, type TailLedger } from './living-ledger.js';
 

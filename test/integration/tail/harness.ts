@@ -2,9 +2,13 @@
 // everything is visible, and the exactly-once comparison.
 import type { LedgerClient } from '../../../src/ledger/client.js';
 import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
-import { AccountEntry } from '../../../src/tail/config.js';
-import { type RecordHandler, type TailRecord, recordTimestamp } from '../../../src/tail/record-handler.js';
-import type { WatchedAccount } from '../../../src/tail/watched-account.js';
+import { AccountEntry } from '../../../src/accounts/accounts-config.js';
+import {
+  type RecordHandler,
+  type TailRecord,
+  recordTimestamp,
+} from '../../../src/tail/streams/record-handler.js';
+import type { WatchedAccount } from '../../../src/accounts/watched-account.js';
 import type { SimAccount } from '@ledger-sentinel/simulator/traffic-population';
 
 export function recordKey(r: TailRecord): string {

@@ -4,9 +4,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedgerClient, type LedgerClient } from '../../../src/ledger/client.js';
 import { openStateStore, type StateStore } from '../../../src/state/store.js';
-import { clientTailSource } from '../../../src/tail/client-source.js';
+import { clientTailSource } from '../../../src/tail/source/client-source.js';
 import { createTailer } from '../../../src/tail/tailer.js';
-import { TailConfig, watchedAccounts } from '../../../src/tail/config.js';
+import { watchedAccounts } from '../../../src/accounts/accounts-config.js';
+import { TailConfig } from '../../../src/tail/tail-config.js';
 import { compare, groundTruth, recordingHandler, watchEntries } from './harness.js';
 import { startTailLedger, type TailLedger } from './living-ledger.js';
 

@@ -14,10 +14,11 @@ import { makeSimTransaction } from '@ledger-sentinel/simulator/transaction-json'
 import { createLedgerClient } from '../../../src/ledger/client.js';
 import { createMetrics } from '../../../src/observability/metrics.js';
 import { openStateStore, type StateStore } from '../../../src/state/store.js';
-import { clientTailSource } from '../../../src/tail/client-source.js';
-import { AccountsConfig, TailConfig, watchedAccounts } from '../../../src/tail/config.js';
-import type { RecordHandler } from '../../../src/tail/record-handler.js';
-import { TailState } from '../../../src/tail/tail-state.js';
+import { clientTailSource } from '../../../src/tail/source/client-source.js';
+import { AccountsConfig, watchedAccounts } from '../../../src/accounts/accounts-config.js';
+import { TailConfig } from '../../../src/tail/tail-config.js';
+import type { RecordHandler } from '../../../src/tail/streams/record-handler.js';
+import { CursorStore } from '../../../src/tail/cursor/cursor-store.js';
 import { createTailer } from '../../../src/tail/tailer.js';
 import { captureLogs } from '../../helpers/log-capture.js';
 
@@ -142,7 +143,7 @@ describe('a row dated inside max_clock_skew', () => {
       }
       await t.tailer.round(signal);
       const clock = BigInt(t.s.now) * MS;
-      for (const c of new TailState(t.store).all().values()) ahead.push(c.safe - clock, c.read - clock);
+      for (const c of new CursorStore(t.store).all().values()) ahead.push(c.safe - clock, c.read - clock);
     };
     for (let i = 0; i < 10; i++) await step(2_000, true);
 

@@ -8,8 +8,9 @@ import { createLedgerClient, type LedgerClient } from '../../../src/ledger/clien
 import { createMetrics, type Metrics } from '../../../src/observability/metrics.js';
 import { openStateStore, type StateStore } from '../../../src/state/store.js';
 import { parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
-import { clientTailSource } from '../../../src/tail/client-source.js';
-import { TailConfig, watchedAccounts } from '../../../src/tail/config.js';
+import { clientTailSource } from '../../../src/tail/source/client-source.js';
+import { watchedAccounts } from '../../../src/accounts/accounts-config.js';
+import { TailConfig } from '../../../src/tail/tail-config.js';
 import { createTailer } from '../../../src/tail/tailer.js';
 import { compare, groundTruth, recordingHandler, watchEntries } from './harness.js';
 import { startTailLedger, type TailLedger } from './living-ledger.js';
