@@ -6,13 +6,7 @@ import type { TailHealth } from '../pipeline/tail-loop.js';
 import { createHeartbeat, type HeartbeatHealth } from '../self-monitor/heartbeat.js';
 import type { Config } from './config/schema.js';
 import { readinessChecks } from './readiness.js';
-import type { RuntimeParts, Shared } from './runtime.js';
-
-export interface HeartbeatTimer {
-  /** The config it runs with: a reload restarts it only when this changes. */
-  readonly key: string;
-  stop(): void;
-}
+import type { HeartbeatTimer, RuntimeParts, Shared } from './runtime-parts.js';
 
 const CHECKS = ['poll', 'query_service', 'delivery'];
 

@@ -4,34 +4,18 @@
 import { createCallTraces } from '../enrich/call-trace.js';
 import { createContractVerification } from '../enrich/verification.js';
 import type { LedgerClient } from '../ledger/client.js';
-import type { Route } from '../notifiers/schema.js';
 import { clientTailSource } from '../tail/client-source.js';
 import type { AheadSighting, FutureSighting } from '../tail/future-records.js';
 import type { Quarantine } from '../tail/quarantine.js';
 import type { RecordHandler } from '../tail/record-handler.js';
 import { createTailer, type Tailer } from '../tail/tailer.js';
 import { ledgerClientFor, verifyClientFor } from './clients.js';
-import { createLiveTailer, type LiveTailer } from './live-tailer.js';
+import { createLiveTailer } from './live-tailer.js';
 import type { Loaded } from './load-all.js';
 import { createPipelineHandler } from '../pipeline/pipeline.js';
-import type { Shared } from './runtime.js';
+import type { Shared, TailPart, TailPartDeps } from './runtime-parts.js';
 import { runTailLoop } from '../pipeline/tail-loop.js';
 import { verifyFor } from '../enrich/verify-adapter.js';
-
-export interface TailPartDeps {
-  readonly routes: () => readonly Route[];
-  /** New alerts are in the outbox: wake the delivery worker. */
-  readonly poke: () => void;
-  readonly quarantine: Quarantine;
-}
-
-export interface TailPart {
-  readonly tailer: LiveTailer;
-  /** A new watch list, polled from the next round of the running loop. */
-  swapAccounts(loaded: Loaded): void;
-  /** Stops the loop (after the round in flight) and closes the clients. */
-  stop(): Promise<void>;
-}
 
 export function startTailPart(shared: Shared, loaded: Loaded, deps: TailPartDeps): TailPart {
   const { config } = loaded;

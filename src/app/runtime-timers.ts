@@ -5,7 +5,7 @@ import type { Alert } from '../rules/alert.js';
 import { countAlerts, emitAlerts } from '../pipeline/emit-alerts.js';
 import { escalateOnTick } from './escalate-on-tick.js';
 import { MAX_QUARANTINE_ALERTS } from '../self-monitor/quarantine-conditions.js';
-import type { RuntimeParts, Shared } from './runtime.js';
+import type { RuntimeParts, Shared } from './runtime-parts.js';
 import { createSelfMonitor, type SelfMonitor, type SelfMonitorState } from '../self-monitor/self-monitor.js';
 
 export function tickTimer(shared: Shared, parts: () => RuntimeParts, intervalMs: number): NodeJS.Timeout {

@@ -13,7 +13,7 @@ import { openStateStore, type StateStore } from '../state/store.js';
 import { VERSION } from '../version.js';
 import { createEngineHolder } from '../pipeline/engine-holder.js';
 import type { Loaded } from './load-all.js';
-import type { Shared } from './runtime.js';
+import type { Shared } from './runtime-parts.js';
 import { createSelfMonitorRepo } from '../self-monitor/self-monitor-repo.js';
 import { createTailHealth } from '../pipeline/tail-loop.js';
 import { createPauseBoard } from '../delivery/pause-board.js';

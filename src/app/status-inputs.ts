@@ -16,7 +16,7 @@ import { configSilences, type StatusSilence } from '../status/status-silence.js'
 import { VERSION } from '../version.js';
 import type { Loaded } from './load-all.js';
 import { setupNotices } from './setup-notices.js';
-import type { Runtime, Shared } from './runtime.js';
+import type { Runtime, Shared } from './runtime-parts.js';
 
 /** Seconds between the page's own reloads (`?refresh=off` pauses them). */
 export const REFRESH_SECONDS = 30;

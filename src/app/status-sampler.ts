@@ -5,7 +5,7 @@ import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import type { StateStore } from '../state/store.js';
 import { summarizeStaleness } from '../tail/staleness.js';
 import type { HistorySample, HourCount, StatusHistory } from '../status/status-history.js';
-import type { Runtime, Shared } from './runtime.js';
+import type { Runtime, Shared } from './runtime-parts.js';
 
 const INTERVAL_MS = 15_000;
 const ON_VIEW_AFTER_MS = 5_000;
