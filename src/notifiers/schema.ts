@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { SEVERITIES } from '../rules/alert.js';
 import { duration } from '../config/duration.js';
-import { NOTIFIER_KINDS, type NotifierKind } from './registry.js';
+import type { NotifierKind } from './notifier-kind.js';
+import { NOTIFIER_KINDS } from './registry.js';
 
 type Kinds = typeof NOTIFIER_KINDS;
 /** The union of every kind's config type, derived from the registry. */
