@@ -10,7 +10,7 @@ import { configSilences } from '../status/status-silence.js';
 import { createQuarantine, type Quarantine } from '../tail/quarantine.js';
 import { channelsFor, type AppContext } from './app-context.js';
 import { markLoaded, retryResolution, watchConfig } from './app-reload.js';
-import { readinessChecks } from './readiness.js';
+import { readinessChecks } from '../self-monitor/readiness.js';
 import { startRuntime } from './runtime.js';
 import { standbyApi } from './standby-api.js';
 import { standbyReadiness } from './standby-readiness.js';

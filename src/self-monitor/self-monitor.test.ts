@@ -15,7 +15,7 @@ import { AccountsConfig, TailConfig, watchedAccounts } from '../tail/config.js';
 import type { StreamStaleness } from '../tail/staleness.js';
 import { createTailer } from '../tail/tailer.js';
 import type { WatchedAccount } from '../tail/watched-account.js';
-import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
+import { SelfMonitoringConfig } from './self-monitoring-config.js';
 import { createSelfMonitor, type SelfMonitorDeps, type SelfMonitorState } from './self-monitor.js';
 import { createSelfMonitorRepo } from './self-monitor-repo.js';
 import { createTailHealth } from '../pipeline/tail-loop.js';

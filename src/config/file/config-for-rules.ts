@@ -1,7 +1,7 @@
 // What the rule files need of a config that failed validation: where they are, which notifiers and accounts exist.
 // Read leniently from the YAML, so `check` reports the rule files' errors in the same run as the config's.
-import { expandEnv } from '../../config/expand-env.js';
-import { parseYaml } from '../../config/parse-yaml.js';
+import { expandEnv } from '../expand-env.js';
+import { parseYaml } from '../parse-yaml.js';
 import { RulesConfig } from '../../rules/config.js';
 import { AccountsConfig, watchedAccounts } from '../../tail/config.js';
 import type { WatchedAccount } from '../../tail/watched-account.js';
