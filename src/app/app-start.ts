@@ -16,9 +16,9 @@ import { standbyApi } from './standby-api.js';
 import { standbyReadiness } from './standby-readiness.js';
 import { guardStateStore } from '../state/state-guard.js';
 import { rescueState } from '../state/state-rescue.js';
-import { apiSilences, statusPage } from './status-inputs.js';
+import { apiSilences, statusPage } from '../status/status-inputs.js';
 import { setupNotices } from './setup-notices.js';
-import { alertsPerHour, startStatusSampler } from './status-sampler.js';
+import { alertsPerHour, startStatusSampler } from '../status/status-sampler.js';
 import { createStatusHistory } from '../status/status-history.js';
 
 export async function startApp(ctx: AppContext, reload: () => Promise<boolean>): Promise<void> {
@@ -76,6 +76,7 @@ function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<Run
     views: { '/quarantine': quarantineView(createQuarantine(store, clock)) },
     statusPage: statusPage({
       ...{ shared, loaded: () => ctx.loaded, runtime: () => ctx.runtime, readiness },
+      notices: () => setupNotices(ctx.loaded),
       silences: () => [
         ...configSilences(ctx.loaded.config.silences),
         ...apiSilences(shared.controls.silences),
