@@ -1,4 +1,4 @@
-// The state the app's lifecycle steps share (app.ts, app-start.ts, app-reload.ts): what was built once per
+// The state the app's lifecycle steps share (create-app.ts, app-start.ts, app-reload.ts): what was built once per
 // process, the running runtime, HTTP server and file watcher, and what the reload queue needs.
 import type { StatusSampler } from '../status/status-sampler.js';
 import type { Writable } from 'node:stream';

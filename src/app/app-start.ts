@@ -1,4 +1,4 @@
-// Start and stop of the app (app.ts): the HTTP server first (so /readyz answers while the first poll runs),
+// Start and stop of the app (create-app.ts): the HTTP server first (so /readyz answers while the first poll runs),
 // then the runtime, the state guard and the file watcher; stop in the reverse order.
 import { createApiRouter, type ApiDeps, type ApiRouter } from '../api/api-router.js';
 import { httpAuth } from '../api/http-io.js';

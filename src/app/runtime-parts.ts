@@ -48,7 +48,7 @@ export interface Shared {
   readonly pauses: PauseBoard;
   /** Matches per rule since start, for the status page. */
   readonly ruleActivity: RuleActivity;
-  /** API silences, acks and inhibition rules (notifiers/suppression.ts), kept across reloads. */
+  /** API silences, acks and inhibition rules (delivery/suppression.ts), kept across reloads. */
   readonly controls: RuntimeControls;
 }
 
