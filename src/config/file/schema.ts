@@ -1,5 +1,7 @@
-// The config file: one strict object, one line per section. A module owning a section exports its schema
-// (`<module>/config.ts`) and adds one import and one line to CONFIG_SECTIONS.
+// The config file: one strict object, one line per section. A room owning a section exports its schema (the
+// imports below say where each lives: the shared sections in config/sections/, the others in their room) and
+// adds one import and one line to CONFIG_SECTIONS. The composition sits above every room it imports; only the
+// app, the commands and tests import it (test/repo/layout.test.ts).
 import { z } from 'zod';
 import { ExplorerConfig } from '../sections/explorer.js';
 import { HttpConfig } from '../sections/http.js';
