@@ -1,7 +1,7 @@
 // Bench 8 (status page): the cost of one GET / with 10,000 streams and 100 rules: the status model (sort and page
 // the streams, summarise staleness, match alerts against silences) plus the HTML, measured in-process, and the
 // same page through the daemon's HTTP server (node:http on 127.0.0.1). The inputs are built once (sample-inputs.ts):
-// gathering them from the store (src/app/status-inputs.ts) is measured apart, on an outbox of 100,000 alerts.
+// gathering them from the store (src/status/status-inputs.ts) is measured apart, on an outbox of 100,000 alerts.
 import { createOutbox } from '../src/delivery/outbox.js';
 import { testAlert } from '../test/helpers/alerts.js';
 import { createMetrics } from '../src/observability/metrics.js';
@@ -17,7 +17,7 @@ import { isMain, runStandalone, type BenchOptions } from './lib/options.js';
 const SUITE = '8 status page';
 const STREAMS = 10_000;
 const RULES = 100;
-/** The page lists at most 100 firing alerts (src/app/status-inputs.ts). */
+/** The page lists at most 100 firing alerts (src/status/status-inputs.ts). */
 const FIRING = 100;
 const HOSTILE = '<img src=x onerror=alert(1)><script>alert(2)</script>';
 

@@ -1,6 +1,6 @@
-// The state the app's lifecycle steps share (app.ts, app-start.ts, app-reload.ts): what was built once per
+// The state the app's lifecycle steps share (create-app.ts, app-start.ts, app-reload.ts): what was built once per
 // process, the running runtime, HTTP server and file watcher, and what the reload queue needs.
-import type { StatusSampler } from './status-sampler.js';
+import type { StatusSampler } from '../status/status-sampler.js';
 import type { Writable } from 'node:stream';
 import type { HttpServerOptions, RunningHttpServer } from '../observability/http-server.js';
 import { createAccountResolution, type AccountResolution } from './account-resolution.js';
@@ -9,7 +9,8 @@ import type { Loaded } from './load-all.js';
 import type { Fingerprint } from './reload-fingerprint.js';
 import type { ReloadWatcher } from './reload-watcher.js';
 import { createResolvedAccountsRepo } from '../tail/resolve/resolved-accounts-repo.js';
-import { buildChannels, type Runtime, type Shared } from './runtime.js';
+import { buildChannels } from './runtime.js';
+import type { Runtime, Shared } from './runtime-parts.js';
 import type { Channel } from '../delivery/channels.js';
 import { guardChannels } from './leader-guard.js';
 import { dryRunChannels } from '../delivery/dry-run-channels.js';

@@ -1,4 +1,4 @@
-// Start and stop of the app (app.ts): the HTTP server first (so /readyz answers while the first poll runs),
+// Start and stop of the app (create-app.ts): the HTTP server first (so /readyz answers while the first poll runs),
 // then the runtime, the state guard and the file watcher; stop in the reverse order.
 import { createApiRouter, type ApiDeps, type ApiRouter } from '../api/api-router.js';
 import { httpAuth } from '../api/http-io.js';
@@ -10,15 +10,15 @@ import { configSilences } from '../status/status-silence.js';
 import { createQuarantine, type Quarantine } from '../tail/quarantine/quarantine-store.js';
 import { channelsFor, type AppContext } from './app-context.js';
 import { markLoaded, retryResolution, watchConfig } from './app-reload.js';
-import { readinessChecks } from './readiness.js';
+import { readinessChecks } from '../self-monitor/readiness.js';
 import { startRuntime } from './runtime.js';
 import { standbyApi } from './standby-api.js';
 import { standbyReadiness } from './standby-readiness.js';
 import { guardStateStore } from '../state/state-guard.js';
 import { rescueState } from '../state/state-rescue.js';
-import { apiSilences, statusPage } from './status-inputs.js';
+import { apiSilences, statusPage } from '../status/status-inputs.js';
 import { setupNotices } from './setup-notices.js';
-import { alertsPerHour, startStatusSampler } from './status-sampler.js';
+import { alertsPerHour, startStatusSampler } from '../status/status-sampler.js';
 import { createStatusHistory } from '../status/status-history.js';
 
 export async function startApp(ctx: AppContext, reload: () => Promise<boolean>): Promise<void> {
@@ -76,6 +76,7 @@ function startHttp(ctx: AppContext, reload: () => Promise<boolean>): Promise<Run
     views: { '/quarantine': quarantineView(createQuarantine(store, clock)) },
     statusPage: statusPage({
       ...{ shared, loaded: () => ctx.loaded, runtime: () => ctx.runtime, readiness },
+      notices: () => setupNotices(ctx.loaded),
       silences: () => [
         ...configSilences(ctx.loaded.config.silences),
         ...apiSilences(shared.controls.silences),

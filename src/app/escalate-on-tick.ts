@@ -1,7 +1,7 @@
 // The escalation check (delivery/escalate.ts) on the daemon's tick: bounded per tick, in its own transaction,
 // and only where the tick runs (the leader, in HA).
 import { escalateDue } from '../delivery/escalate.js';
-import type { RuntimeParts, Shared } from './runtime.js';
+import type { RuntimeParts, Shared } from './runtime-parts.js';
 
 export function escalateOnTick(shared: Shared, parts: RuntimeParts): void {
   const { store, outbox, metrics, clock, log } = shared;

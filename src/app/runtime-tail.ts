@@ -4,35 +4,19 @@
 import { createCallTraces } from '../enrich/call-trace.js';
 import { createContractVerification } from '../enrich/verification.js';
 import type { LedgerClient } from '../ledger/client.js';
-import type { Route } from '../notifiers/schema.js';
 import { clientTailSource } from '../tail/source/client-source.js';
 import type { AheadSighting, FutureSighting } from '../tail/head/future-records.js';
 import type { Quarantine } from '../tail/quarantine/quarantine-store.js';
 import type { RecordHandler } from '../tail/streams/record-handler.js';
 import { createTailer } from '../tail/tailer.js';
-import { type Tailer } from '../tail/tailer-types.js';
+import type { Tailer } from '../tail/tailer-types.js';
 import { ledgerClientFor, verifyClientFor } from './clients.js';
-import { createLiveTailer, type LiveTailer } from '../tail/loop/live-tailer.js';
+import { createLiveTailer } from '../tail/loop/live-tailer.js';
 import type { Loaded } from './load-all.js';
 import { createPipelineHandler } from '../pipeline/pipeline.js';
-import type { Shared } from './runtime.js';
+import type { Shared, TailPart, TailPartDeps } from './runtime-parts.js';
 import { runTailLoop } from '../tail/loop/daemon-loop.js';
 import { verifyFor } from '../enrich/verify-adapter.js';
-
-export interface TailPartDeps {
-  readonly routes: () => readonly Route[];
-  /** New alerts are in the outbox: wake the delivery worker. */
-  readonly poke: () => void;
-  readonly quarantine: Quarantine;
-}
-
-export interface TailPart {
-  readonly tailer: LiveTailer;
-  /** A new watch list, polled from the next round of the running loop. */
-  swapAccounts(loaded: Loaded): void;
-  /** Stops the loop (after the round in flight) and closes the clients. */
-  stop(): Promise<void>;
-}
 
 export function startTailPart(shared: Shared, loaded: Loaded, deps: TailPartDeps): TailPart {
   const { config } = loaded;

@@ -6,7 +6,7 @@ import { countAlerts, emitAlerts } from '../pipeline/emit-alerts.js';
 import { escalateOnTick } from './escalate-on-tick.js';
 import { tickRules } from '../pipeline/tick-rules.js';
 import { MAX_QUARANTINE_ALERTS } from '../self-monitor/quarantine-conditions.js';
-import type { RuntimeParts, Shared } from './runtime.js';
+import type { RuntimeParts, Shared } from './runtime-parts.js';
 import { createSelfMonitor, type SelfMonitor, type SelfMonitorState } from '../self-monitor/self-monitor.js';
 
 export function tickTimer(shared: Shared, parts: () => RuntimeParts, intervalMs: number): NodeJS.Timeout {

@@ -1,82 +1,18 @@
 // Everything a config and a rule set decide: clients, notifiers, the delivery worker, the tailer, the tick and
 // self-monitoring timers. The runtime lives from start to stop; a reload swaps only the parts whose config
 // changed (reload-plan.ts, docs/operations.md "Reload"), so the poll loop, the delivery worker and the tick
-// schedule go on. The state store, the outbox, the metrics, the logger and the HTTP server outlive it (app.ts).
-import type { Writable } from 'node:stream';
-import type { Logger } from 'pino';
+// schedule go on. The state store, the outbox, the metrics, the logger and the HTTP server outlive it
+// (shared.ts, app-context.ts); the shapes are in runtime-parts.ts.
 import { createChannels, type Channel } from '../delivery/channels.js';
-import type { DeliveryWorker } from '../delivery/delivery-worker.js';
-import type { Outbox } from '../delivery/outbox.js';
-import type { PauseBoard } from '../delivery/pause-board.js';
-import type { RuntimeControls } from './runtime-controls.js';
-import type { Metrics } from '../observability/metrics.js';
-import type { RuleStateRepo } from '../rules/alert-state/state-repo.js';
-import type { StateStore } from '../state/store.js';
-import type { Tailer } from '../tail/tailer-types.js';
 import { createQuarantine, type Quarantine } from '../tail/quarantine/quarantine-store.js';
 import { createRouteMutes } from '../delivery/route-mute.js';
-import { startHeartbeat, type HeartbeatTimer } from './heartbeat-timer.js';
+import { startHeartbeat } from './heartbeat-timer.js';
 import { startDelivery, type Delivery } from './delivery.js';
-import type { EngineHolder } from '../pipeline/engine-holder.js';
+import type { Runtime, RuntimeParts, Shared, TailPartDeps } from './runtime-parts.js';
 import type { Loaded } from './load-all.js';
-import { planReload, type ReloadPlan } from './reload-plan.js';
-import { startTailPart, type TailPart, type TailPartDeps } from './runtime-tail.js';
+import { planReload, type ReloadPlan } from '../config/file/reload-plan.js';
+import { startTailPart } from './runtime-tail.js';
 import { monitorTimer, selfMonitorFor, tickTimer } from './runtime-timers.js';
-import type { SelfMonitor, SelfMonitorState } from '../self-monitor/self-monitor.js';
-import type { SelfMonitorRepo } from '../self-monitor/self-monitor-repo.js';
-import type { TailHealth } from '../tail/loop/daemon-loop.js';
-import type { RuleActivity } from '../status/rule-activity.js';
-
-/** What outlives a reload. */
-export interface Shared {
-  readonly log: Logger;
-  readonly metrics: Metrics;
-  readonly store: StateStore;
-  readonly repo: RuleStateRepo;
-  readonly outbox: Outbox;
-  readonly engines: EngineHolder;
-  readonly health: TailHealth;
-  readonly stdout: Writable;
-  /** The daemon's `now` (ms since the epoch): the wall clock, never going back (tail/head/clock-watch.ts). */
-  readonly clock: () => number;
-  /** The monotonic clock (ms): for elapsed times and timers only. */
-  readonly monotonic: () => number;
-  readonly random: () => number;
-  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-  readonly startedAt: number;
-  readonly selfMonitor: SelfMonitorState;
-  readonly selfMonitorRepo: SelfMonitorRepo;
-  /** Notifiers paused by a receiver's Retry-After; kept across reloads so a pause's age is not reset. */
-  readonly pauses: PauseBoard;
-  /** Matches per rule since start, for the status page. */
-  readonly ruleActivity: RuleActivity;
-  /** API silences, acks and inhibition rules (notifiers/suppression.ts), kept across reloads. */
-  readonly controls: RuntimeControls;
-}
-
-export interface Runtime {
-  readonly worker: DeliveryWorker;
-  /** The status page reads the streams' staleness, the head and the strategy from it. */
-  readonly tailer: Tailer;
-  /** Swaps the parts `next` changes, with `channels` built from it (buildChannels); says which it swapped. */
-  update(next: Loaded, channels: Map<string, Channel>): Promise<ReloadPlan>;
-  /** Stops polling and timers; with graceMs, sends what is pending for at most that long first. */
-  stop(graceMs?: number): Promise<void>;
-}
-
-/** The running parts; update() replaces some of them in place. */
-export interface RuntimeParts {
-  loaded: Loaded;
-  /** The delivery worker looks channels up per pass: entries are swapped in this very map. */
-  readonly channels: Map<string, Channel>;
-  readonly quarantine: Quarantine;
-  delivery: Delivery;
-  tail: TailPart;
-  tick: NodeJS.Timeout;
-  monitor: SelfMonitor | undefined;
-  checks: NodeJS.Timeout;
-  heartbeat?: HeartbeatTimer;
-}
 
 /** Builds the notifiers first: a notifier that cannot be created fails here, before anything is replaced. */
 export function buildChannels(shared: Shared, loaded: Loaded): Map<string, Channel> {

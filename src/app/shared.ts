@@ -3,7 +3,7 @@
 import type { Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { DestinationStream } from 'pino';
-import { Config } from './config/schema.js';
+import { Config } from '../config/file/schema.js';
 import { collectSecrets } from '../config/secret.js';
 import { createOutbox } from '../delivery/outbox.js';
 import { createLogger, redactSecrets } from '../observability/logger.js';
@@ -13,7 +13,7 @@ import { openStateStore, type StateStore } from '../state/store.js';
 import { VERSION } from '../version.js';
 import { createEngineHolder } from '../pipeline/engine-holder.js';
 import type { Loaded } from './load-all.js';
-import type { Shared } from './runtime.js';
+import type { Shared } from './runtime-parts.js';
 import { createSelfMonitorRepo } from '../self-monitor/self-monitor-repo.js';
 import { createTailHealth } from '../tail/loop/daemon-loop.js';
 import { createPauseBoard } from '../delivery/pause-board.js';

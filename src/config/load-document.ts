@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { sortIssues, type ConfigIssue } from './config-error.js';
 import { expandEnv, type NodeProblem } from './expand-env.js';
 import { resolveFileTwins } from './file-twins.js';
-import type { LoadResult, LoadYamlOptions } from './load-yaml.js';
+import type { LoadResult, LoadYamlOptions } from './load-options.js';
 import { locate } from './locate.js';
 import { validate, type PathKey } from './validate.js';
 import { defOf, objectSchemasAt } from './zod-def.js';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { sortIssues } from './config-error.js';
 import { loadDocument } from './load-document.js';
-import type { LoadResult, LoadYamlOptions } from './load-yaml.js';
+import type { LoadResult, LoadYamlOptions } from './load-options.js';
 import { parseYaml } from './parse-yaml.js';
 
 /** Like `loadYaml` for files that may hold several `---`-separated documents, each validated by `schema`. */

@@ -1,24 +1,9 @@
 import type { z } from 'zod';
-import type { ConfigIssue } from './config-error.js';
+import type { LoadResult, LoadYamlOptions } from './load-options.js';
 import { loadDocument } from './load-document.js';
 import { parseYaml } from './parse-yaml.js';
 
-export type LoadResult<T> = { ok: true; value: T } | { ok: false; issues: ConfigIssue[] };
-
-export interface LoadYamlOptions<S extends z.ZodType> {
-  /** The name issues are reported under (the path as the user gave it). */
-  readonly file: string;
-  readonly text: string;
-  readonly schema: S;
-  /** For `${VAR}` expansion. */
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** Reads `*_file` secrets; defaults to reading the file system as UTF-8. */
-  readonly readFile?: (path: string) => string;
-  /** Leave `*_file` files unread (`check --offline`): the key must still name a file. */
-  readonly offline?: boolean;
-  /** Where relative `*_file` paths start; defaults to the folder of `file`. */
-  readonly baseDir?: string;
-}
+export type { LoadResult, LoadYamlOptions } from './load-options.js';
 
 /**
  * Loads one YAML document: syntax, `${VAR}` expansion, `*_file` twins, then the schema. Every problem is reported

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpSink } from '../../test/helpers/http-sink.js';
 import { SLACK } from '../../test/helpers/slack-sink.js';
-import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
+import { SelfMonitoringConfig } from '../self-monitor/self-monitoring-config.js';
 import { createSelfMonitor } from '../self-monitor/self-monitor.js';
 import { createTailHealth } from '../tail/loop/daemon-loop.js';
 import type { createMetrics } from '../observability/metrics.js';

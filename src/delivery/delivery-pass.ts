@@ -4,50 +4,15 @@
 // Channels are independent: a pass starts a lane only for a channel that has none running and never waits for a
 // lane itself, so a paused, slow or hanging channel (or receiver URL) holds only its own lane. Each lane sends one
 // group at a time (bounded concurrency per channel, order kept), each send bounded by its own timeout.
-import type { Logger } from '../observability/logger.js';
-import type { Metrics } from '../observability/metrics.js';
 import type { Channel } from './channels.js';
-import { deliver, type DeliveryOutcome, type RetryPolicy } from './deliver.js';
+import { deliver, type DeliveryOutcome } from './deliver.js';
 import { readyGroups, type DeliveryGroup } from './group.js';
-import type { DeliveryRow, Outbox } from './outbox.js';
-import type { LaneBackoff } from './lane-backoff.js';
-import type { PauseBoard } from './pause-board.js';
+import type { DeliveryRow } from './outbox.js';
 import { findSilence } from './route.js';
-import { screenMuted, type RouteMutes } from './mute-screen.js';
+import { screenMuted } from './mute-screen.js';
+import type { PassContext } from './pass-context.js';
 import { resendDue, resendFiring } from './resend.js';
-import type { Silence } from '../notifiers/schema.js';
-import type { Screen, Suppression } from './suppression.js';
-
-export interface PassContext {
-  readonly outbox: Outbox;
-  readonly channels: ReadonlyMap<string, Channel>;
-  readonly silences: readonly Silence[];
-  /** API silences, inhibition rules and acks (suppression.ts); none when absent. */
-  readonly suppression?: Pick<Suppression, 'begin'>;
-  /** Routes' mute windows (route-mute.ts); none when absent. */
-  readonly mutes?: RouteMutes;
-  readonly policy: Omit<RetryPolicy, 'deadlineMs'>;
-  readonly now: () => number;
-  readonly random: () => number;
-  readonly logger: Logger;
-  readonly log: Logger;
-  readonly metrics: Pick<
-    Metrics,
-    'notifications' | 'deliveryLatency' | 'deadLetters' | 'outboxDepth' | 'notificationResends'
-  >;
-  readonly pauses: PauseBoard;
-  readonly timeout?: (ms: number) => AbortSignal;
-  /** The running lane of each busy channel; a lane removes itself when it ends. */
-  readonly lanes: Map<string, Promise<void>>;
-  /** Called when a lane ends, so the worker looks again at once (rows that came in meanwhile). */
-  readonly laneEnded: () => void;
-  /** When each channel last re-sent its firing alerts (resend.ts); in memory, so a start re-sends at once. */
-  readonly resentAt: Map<string, number>;
-  /** Channels whose last lane failed, held back with backoff (lane-backoff.ts); without it a failure is logged. */
-  readonly backoff?: LaneBackoff;
-  /** StateStore.durable: a fenced replica never sends, and a recorded outcome is durable before the next group. */
-  readonly durable?: () => Promise<void>;
-}
+import type { Screen } from './suppression.js';
 
 /** What may end a pass early: withdrawing the claim lets the sends in flight finish, aborting does not. */
 export interface PassSignals {

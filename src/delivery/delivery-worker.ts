@@ -14,13 +14,8 @@ import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Channel } from './channels.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './deliver.js';
-import {
-  deliveryPass,
-  groupWait,
-  heldChannels,
-  type PassContext,
-  type PassSignals,
-} from './delivery-pass.js';
+import { deliveryPass, groupWait, heldChannels, type PassSignals } from './delivery-pass.js';
+import type { PassContext } from './pass-context.js';
 import { nextGroupReadyAt } from './group.js';
 import type { Outbox } from './outbox.js';
 import { nextResendAt } from './resend.js';

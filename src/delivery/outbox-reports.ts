@@ -2,12 +2,37 @@
 // depth per channel, the latest alerts and each channel's latest error (worker timer, API, status page, gauge).
 import type { Alert } from '../rules/alert/alert.js';
 import type { Db } from '../state/store.js';
-import type { DeadLetter, DeliveryStatus, Outbox } from '../delivery/outbox.js';
 
-export type OutboxReports = Pick<
-  Outbox,
-  'nextDueAt' | 'deadLetters' | 'status' | 'depth' | 'recent' | 'lastErrors'
->;
+export type DeliveryStatus = 'pending' | 'sent' | 'dead' | 'silenced';
+
+export interface DeadLetter {
+  readonly alertId: string;
+  readonly channel: string;
+  readonly ruleId: string;
+  readonly attempts: number;
+  readonly reason: string;
+  readonly at: number;
+}
+
+export interface ChannelError {
+  readonly message: string;
+  /** When it was dead-lettered, or when it is retried next (ms since epoch). */
+  readonly at: number;
+  readonly state: 'retrying' | 'dead-lettered';
+}
+
+export interface OutboxReports {
+  /** Earliest next attempt among pending deliveries (only those after `after`, when given), if any. */
+  nextDueAt(after?: number): number | undefined;
+  deadLetters(limit?: number): DeadLetter[];
+  status(alertId: string, channel: string): DeliveryStatus | undefined;
+  /** Pending deliveries per channel, whatever their next attempt (for the outbox_depth gauge). */
+  depth(): Map<string, number>;
+  /** The latest `limit` alerts enqueued, newest first (the status page). */
+  recent(limit: number): Alert[];
+  /** Per channel, the error of its latest failed delivery still retrying or dead-lettered (the status page). */
+  lastErrors(): Map<string, ChannelError>;
+}
 
 export function outboxReports(db: Db): OutboxReports {
   return {

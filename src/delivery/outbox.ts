@@ -5,9 +5,9 @@ import type { Alert } from '../rules/alert/alert.js';
 import type { StateStore } from '../state/store.js';
 import { createEscalationStore, type EscalationStore } from './escalation-store.js';
 import { createFiringSet, type FiringSet } from './firing-set.js';
-import { outboxReports } from './outbox-reports.js';
+import { outboxReports, type OutboxReports } from './outbox-reports.js';
 
-export type DeliveryStatus = 'pending' | 'sent' | 'dead' | 'silenced';
+export type { ChannelError, DeadLetter, DeliveryStatus } from './outbox-reports.js';
 
 export interface DeliveryRow {
   readonly alert: Alert;
@@ -25,16 +25,8 @@ export interface EnqueueOptions {
   readonly copy?: boolean;
 }
 
-export interface DeadLetter {
-  readonly alertId: string;
-  readonly channel: string;
-  readonly ruleId: string;
-  readonly attempts: number;
-  readonly reason: string;
-  readonly at: number;
-}
-
-export interface Outbox {
+/** Writes here; what it reports without changing anything is OutboxReports (outbox-reports.ts). */
+export interface Outbox extends OutboxReports {
   /**
    * Synchronous; safe inside store.transaction(). Enqueuing the same alert id and channel twice is a no-op.
    * Also keeps the firing set (alerts that will resolve, re-sent to Alertmanager) in the same transaction.
@@ -46,8 +38,6 @@ export interface Outbox {
   readonly escalations: EscalationStore;
   /** Pending deliveries whose next attempt is due, oldest first; none of the `except` channels (busy lanes). */
   due(now: number, limit?: number, except?: ReadonlySet<string>): DeliveryRow[];
-  /** Earliest next attempt among pending deliveries (only those after `after`, when given), if any. */
-  nextDueAt(after?: number): number | undefined;
   markSent(alertIds: readonly string[], channel: string, now: number): void;
   markSilenced(alertIds: readonly string[], channel: string, now: number): void;
   reschedule(alertIds: readonly string[], channel: string, nextAt: number, error: string): void;
@@ -56,21 +46,6 @@ export interface Outbox {
   /** Moves every pending delivery of a paused channel due before `until` to `until`; returns how many. */
   postponeChannel(channel: string, until: number): number;
   deadLetter(alertIds: readonly string[], channel: string, now: number, reason: string): void;
-  deadLetters(limit?: number): DeadLetter[];
-  status(alertId: string, channel: string): DeliveryStatus | undefined;
-  /** Pending deliveries per channel, whatever their next attempt (for the outbox_depth gauge). */
-  depth(): Map<string, number>;
-  /** The latest `limit` alerts enqueued, newest first (the status page). */
-  recent(limit: number): Alert[];
-  /** Per channel, the error of its latest failed delivery still retrying or dead-lettered (the status page). */
-  lastErrors(): Map<string, ChannelError>;
-}
-
-export interface ChannelError {
-  readonly message: string;
-  /** When it was dead-lettered, or when it is retried next (ms since epoch). */
-  readonly at: number;
-  readonly state: 'retrying' | 'dead-lettered';
 }
 
 const SCHEMA = `

@@ -6,19 +6,9 @@
 // delivery worker then postpones the row to that time without counting an attempt, and its lane (and every other
 // channel's) goes on at once: a paused receiver never holds a delivery pass.
 import { NotifyError } from '../notifiers/notifier.js';
+import type { Pacer, Pacers } from '../notifiers/notifier-kind.js';
 
-export interface Pacer {
-  /** Resolves when this caller may send (after at most one interval); throws a deferred NotifyError if later. */
-  wait(signal: AbortSignal): Promise<void>;
-  /** The receiver asked for a pause (429 Retry-After, capped): nobody sends before now + ms. */
-  pause(ms: number, askedMs?: number): void;
-}
-
-/** One pacer per receiver, shared by every notifier that sends there (two notifiers, one webhook: one pace). */
-export interface Pacers {
-  /** The pacer of `receiver`; notifiers sharing a receiver are spaced by the largest interval any of them asks. */
-  pacer(receiver: string, intervalMs: number): Pacer;
-}
+export type { Pacer, Pacers } from '../notifiers/notifier-kind.js';
 
 export interface PacerDeps {
   readonly now: () => number;

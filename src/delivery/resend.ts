@@ -8,7 +8,7 @@
 // overtake a resolve of the same alert and make Alertmanager take it as firing again.
 import { linkSignal } from '../ledger/linked-signal.js';
 import { NotifyError } from '../notifiers/notifier.js';
-import type { PassContext } from './delivery-pass.js';
+import type { PassContext } from './pass-context.js';
 
 /** Alerts per POST, and the most POSTs one re-send makes (a bound on a runaway firing set). */
 export const RESEND_BATCH = 500;

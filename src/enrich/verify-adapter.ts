@@ -1,11 +1,16 @@
 // enrich/verification's `Verify` over the verification client: an answer per address, "not verified" for the
 // service's 404; other failures reject (the enrichment turns them into an "unknown" annotation).
-import type { Config } from '../app/config/schema.js';
-import type { Verify } from '../enrich/verification.js';
+import type { VerificationConfig } from '../config/sections/verification.js';
+import type { Verify } from './verification.js';
 import { VerifyError } from '../ledger/errors.js';
 import type { VerifyClient } from '../ledger/verify-client.js';
 
-export function verifyFor(client: VerifyClient | undefined, config: Config): Verify | undefined {
+export function verifyFor(
+  client: VerifyClient | undefined,
+  config: {
+    readonly verification?: VerificationConfig | undefined;
+  },
+): Verify | undefined {
   const settings = config.verification;
   if (!client || !settings) return undefined;
   return async (address) => {

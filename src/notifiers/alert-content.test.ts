@@ -7,7 +7,7 @@ import { startSmtpServer, type SmtpSink } from '../../test/helpers/smtp.js';
 import { alertmanagerAlerts } from './alertmanager/message.js';
 import { consoleLines } from './console/message.js';
 import { emailMessage } from './email/message.js';
-import { threadId } from '../delivery/identity.js';
+import { threadId } from './identity.js';
 import { slack } from './slack/slack.js';
 import { SLACK_COLORS, slackMessage } from './slack/message.js';
 import { testAlert, testRecord } from '../../test/helpers/alerts.js';

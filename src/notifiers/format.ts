@@ -135,7 +135,7 @@ export function explanationFields(alert: Alert): [string, string][] {
   if (alert.why) fields.push([alert.status === 'resolved' ? 'Fired because' : 'Why', alert.why]);
   const verification = alert.annotations.contract_verification;
   if (verification) fields.push(['Contract verification', verification]);
-  // Set at delivery for an alert someone acknowledged through the API (suppression.ts).
+  // Set at delivery for an alert someone acknowledged through the API (delivery/suppression.ts).
   const acknowledged = alert.annotations.acknowledged;
   if (acknowledged) fields.push(['Acknowledged', acknowledged]);
   return fields;

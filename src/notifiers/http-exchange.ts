@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { checkHttpStatus, networkError } from './http-status.js';
 import { NotifyError } from './notifier.js';
 import { redact } from './redact.js';
-import type { Pacer } from '../delivery/pacer.js';
+import type { Pacer } from './notifier-kind.js';
 
 /** How much of a receiver's answer is read: error bodies are short; anything longer is cut, never buffered whole. */
 export const MAX_ANSWER_BYTES = 64 * 1024;

@@ -5,7 +5,7 @@
 import { request } from 'undici';
 import { NotifyError, type SendReceipt } from './notifier.js';
 import { checkHttpStatus, networkError } from './http-status.js';
-import type { Pacer } from '../delivery/pacer.js';
+import type { Pacer } from './notifier-kind.js';
 import { receiverSaid } from './receiver-said.js';
 
 export interface HttpPostOptions {

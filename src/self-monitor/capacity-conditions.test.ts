@@ -3,8 +3,8 @@
 // the /readyz line and the sentinel-capacity-exceeded alert follow it. And `strategy: auto` on one watched
 // account moves between per-account and global as the rate changes.
 import { afterEach, describe, expect, it } from 'vitest';
-import { readinessChecks } from '../app/readiness.js';
-import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
+import { readinessChecks } from './readiness.js';
+import { SelfMonitoringConfig } from './self-monitoring-config.js';
 import { createSelfMonitor } from './self-monitor.js';
 import { createTailHealth } from '../tail/loop/daemon-loop.js';
 import { createLedgerClient } from '../ledger/client.js';

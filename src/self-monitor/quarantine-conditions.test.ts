@@ -4,7 +4,7 @@ import { createLogger } from '../observability/logger.js';
 import type { Alert } from '../rules/alert/alert.js';
 import { openStateStore } from '../state/store.js';
 import { createQuarantine, type NewQuarantinedRecord } from '../tail/quarantine/quarantine-store.js';
-import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
+import { SelfMonitoringConfig } from './self-monitoring-config.js';
 import { MAX_QUARANTINE_ALERTS, quarantineConditions } from './quarantine-conditions.js';
 import { createSelfMonitor } from './self-monitor.js';
 import { createTailHealth } from '../tail/loop/daemon-loop.js';

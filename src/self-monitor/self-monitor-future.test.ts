@@ -6,7 +6,7 @@ import { createMetrics } from '../observability/metrics.js';
 import { createLogger } from '../observability/logger.js';
 import type { Alert } from '../rules/alert/alert.js';
 import type { FutureSighting } from '../tail/head/future-records.js';
-import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
+import { SelfMonitoringConfig } from './self-monitoring-config.js';
 import { createSelfMonitor, type SelfMonitorState } from './self-monitor.js';
 import { createTailHealth } from '../tail/loop/daemon-loop.js';
 

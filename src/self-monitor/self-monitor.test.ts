@@ -16,7 +16,7 @@ import { TailConfig } from '../tail/tail-config.js';
 import type { StreamStaleness } from '../tail/health/staleness-summary.js';
 import { createTailer } from '../tail/tailer.js';
 import type { WatchedAccount } from '../accounts/watched-account.js';
-import { SelfMonitoringConfig } from '../app/config/daemon-config.js';
+import { SelfMonitoringConfig } from './self-monitoring-config.js';
 import { createSelfMonitor, type SelfMonitorDeps, type SelfMonitorState } from './self-monitor.js';
 import { createSelfMonitorRepo } from './self-monitor-repo.js';
 import { createTailHealth } from '../tail/loop/daemon-loop.js';

@@ -5,8 +5,15 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../observability/logger.js';
-import type { Outbox } from '../delivery/outbox.js';
-import type { StateStore } from '../state/store.js';
+import type { StateStore } from './store.js';
+
+/**
+ * What the rescue reads of the outbox (delivery/outbox.ts, a room above the store, hands itself in): the
+ * deliveries still pending, to name them when the state cannot be copied back.
+ */
+export interface PendingDeliveries {
+  due(now: number, limit: number): readonly { alert: { id: string; ruleId: string }; channel: string }[];
+}
 
 /** Bounds the log line listing undelivered alerts. */
 const LIST_AT_MOST = 1000;
@@ -36,7 +43,11 @@ async function copyBack(store: StateStore, log: Logger): Promise<boolean> {
 }
 
 /** Rescues the state or reports what it held undelivered; returns a sentence for the exit message. */
-export async function rescueState(store: StateStore, outbox: Outbox, log: Logger): Promise<string> {
+export async function rescueState(
+  store: StateStore,
+  outbox: PendingDeliveries,
+  log: Logger,
+): Promise<string> {
   const pending = outbox.due(Number.MAX_SAFE_INTEGER, LIST_AT_MOST);
   if (await copyBack(store, log)) {
     log.warn({ path: store.path, pending: pending.length }, 'state store rescued');

@@ -1,6 +1,6 @@
 // The status page's data as one pure value: plain inputs (what the daemon knows now) in, everything the page shows
 // out, already ordered, paged, capped and neutralised, so the renderer only lays it out. No clock, no store: the
-// composition root gathers the inputs (src/app/status-inputs.ts) and a test or a bench can pass its own.
+// inputs are gathered from what the app hands in (status-inputs.ts) and a test or a bench can pass its own.
 import type { AlertEntry } from '../delivery/alert-view.js';
 import type { ReadinessCheck } from '../observability/http-server.js';
 import type { Viewer } from '../observability/html-route.js';

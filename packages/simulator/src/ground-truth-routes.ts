@@ -8,7 +8,7 @@ import { normalizeEntityId, parseEntityId, encodeEntityId } from '@ledger-sentin
 import { isTimestamp, parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { serializeJson } from './json.js';
 import { errorResponse, type RouteResponse } from './response.js';
-import type { Route, RouteRequest } from './server.js';
+import type { Route, RouteRequest } from './route.js';
 import type { TruthQuery } from './ground-truth.js';
 import type { LivingLedger } from './living-ledger.js';
 import { formatNs } from './traffic-record.js';

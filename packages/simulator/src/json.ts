@@ -1,6 +1,9 @@
 // JSON text with exact int64s: bigints are written as bare JSON integers (no quotes, no rounding). Plain
 // JSON.stringify cannot do this on Node 20 (no JSON.rawJSON), and amounts reach ±2^63 (docs/ledger-api.md §14).
 
+/** Wire-shaped JSON object: amounts may be number or bigint; bigints serialize as exact JSON integers. */
+export type WireJson = { readonly [key: string]: unknown };
+
 /** Serializes plain JSON data; bigint → integer literal, undefined object members are skipped. */
 export function serializeJson(value: unknown): string {
   switch (typeof value) {

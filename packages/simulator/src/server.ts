@@ -12,36 +12,11 @@ import { transactionsRoute } from './routes/transactions.js';
 import { rewardsRoute } from './routes/rewards.js';
 import { actionsRoute } from './routes/actions.js';
 import { accountRoute } from './routes/account.js';
+import type { Route, RouteRequest } from './route.js';
 
 export type { SimulatorConfig } from './config.js';
 export type { RouteResponse } from './response.js';
-
-export interface RouteRequest {
-  readonly method: string;
-  /** The path as sent (prefix included, no query), percent-encoding untouched. */
-  readonly path: string;
-  /** The path after the prefix. */
-  readonly routePath: string;
-  /** The raw query string without `?` ('' when absent). */
-  readonly rawQuery: string;
-  /** Path parameters by name, percent-decoded. */
-  readonly params: Readonly<Record<string, string>>;
-  readonly store: SimulatorStore;
-  readonly config: SimulatorConfig;
-  /** The request clock (config.now()), read once per request. */
-  readonly nowNs: bigint;
-  /** The node request, when there is one (in-process dispatch has none). */
-  readonly req?: IncomingMessage;
-}
-
-export interface Route {
-  readonly method: string;
-  /** Path template after the prefix, `:name` for a segment: `/api/v1/accounts/:id/rewards`. */
-  readonly pattern: string;
-  /** Cache-Control sent on 2xx responses (docs/ledger-api.md §12); default `public, max-age=1`; null sends none. */
-  readonly cacheControl?: string | null;
-  handle(request: RouteRequest): RouteResponse | Promise<RouteResponse>;
-}
+export type { Route, RouteRequest } from './route.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -2,7 +2,7 @@
 // (and the upstream spec cases): `batch_key` as 0x-hex. 'current' is what newer services send: `batch_key` as
 // a key object, a `high_volume` member on every transaction, and `node` and `valid_duration_seconds` null on
 // the inner transactions of an atomic batch. docs/simulator.md "Service versions".
-import type { WireJson } from './store.js';
+import type { WireJson } from './json.js';
 
 export const SERVICE_VERSIONS = ['0.129', 'current'] as const;
 export type ServiceVersion = (typeof SERVICE_VERSIONS)[number];

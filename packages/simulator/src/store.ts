@@ -10,8 +10,10 @@
 // living ledger calls it to keep a horizon (the real service keeps everything, so older ranges answer empty here).
 import { decodeBase32, toHex } from './bytes.js';
 import { shapeTransaction, type ServiceVersion } from './service-version.js';
-import { serializeJson } from './json.js';
+import { serializeJson, type WireJson } from './json.js';
 import { dropOlder, lowerBound, upperBound } from './sorted.js';
+
+export type { WireJson } from './json.js';
 
 /** A `crypto_transfer` row (HBAR leg) or the account part of a `token_transfer` row. */
 export interface SimTransferRow {
@@ -23,9 +25,6 @@ export interface SimTransferRow {
 export interface SimTokenTransferRow extends SimTransferRow {
   readonly tokenId: bigint;
 }
-
-/** Wire-shaped JSON object: amounts may be number or bigint; bigints serialize as exact JSON integers. */
-export type WireJson = { readonly [key: string]: unknown };
 
 /**
  * One transaction: exactly what /api/v1/transactions returns for it (`json`), plus the columns queries use.

@@ -1,6 +1,6 @@
 // The records a logical transaction brings after it: contract children (nonce > 0), scheduled executions and
 // atomic-batch inner transactions, each taking the next nanoseconds after the parent.
-import type { Common, GeneratedRecord, State } from './traffic.js';
+import type { Common, GeneratedRecord, State } from './generated-record.js';
 import type { MixType } from './traffic-mix.js';
 import { buildTransaction, feeLegs, resultCode, type TxDraft } from './traffic-record.js';
 import { otherAccount, sampleAmount } from './traffic-shapes.js';

@@ -4,7 +4,7 @@ import { normalizeEntityId } from '@ledger-sentinel/ledger-model/entity-id';
 import { TRANSACTION_TYPES_BY_NAME } from './traffic-mix.js';
 import type { Population, SimAccount } from './traffic-population.js';
 import type { Leg } from './traffic-record.js';
-import type { GeneratedRecord, RecordOverrides } from './traffic.js';
+import type { GeneratedRecord, RecordOverrides } from './generated-record.js';
 
 export interface InjectSpec {
   /** A transaction type name, default CRYPTOTRANSFER. */

@@ -2,8 +2,8 @@
 // given consensus timestamp. A logical transaction may yield several records — contract children (nonce > 0),
 // scheduled executions and atomic-batch inner transactions — that share or reference its transaction id and take
 // the next nanoseconds, so callers must space base timestamps at least MAX_RECORDS_PER_CALL ns apart.
-import type { SimContractAction, SimEntityInput, SimTransaction } from './store.js';
-import { createRng, type Rng } from './rng.js';
+import type { SimEntityInput } from './store.js';
+import { createRng } from './rng.js';
 import { pickMemoBase64 } from './hostile.js';
 import { buildTrace } from './traffic-actions.js';
 import { FAILURES, pickType, TRANSACTION_MIX, type MixType } from './traffic-mix.js';
@@ -17,67 +17,23 @@ import {
   type SimContract,
 } from './traffic-population.js';
 import { followers } from './traffic-followers.js';
+import type { Common, GeneratedRecord, RecordOverrides, State, TrafficOptions } from './generated-record.js';
 import { buildTransaction, feeLegs, resultCode, type Leg, type TxDraft } from './traffic-record.js';
 import { buildShape, sampleAmount, type ShapeBody } from './traffic-shapes.js';
 
+export type {
+  GeneratedRecord,
+  GeneratedReward,
+  RecordOverrides,
+  TrafficOptions,
+} from './generated-record.js';
+
 export const MAX_RECORDS_PER_CALL = 8;
-
-export interface TrafficOptions {
-  readonly seed: number | string;
-  /** Accounts at start (default 200). */
-  readonly accounts?: number;
-  /** Share of transactions that fail (default 0.05). */
-  readonly failureRate?: number;
-  /** Share of memos that are hostile (default 0.02). */
-  readonly hostileMemoRate?: number;
-  /** Share of contract calls with a deep trace, depth 10-14 (default 0.03). */
-  readonly deepTraceRate?: number;
-}
-
-export interface GeneratedReward {
-  readonly accountId: bigint;
-  readonly amount: bigint;
-  readonly timestamp: bigint;
-}
-
-/** Everything one record adds to the ledger. */
-export interface GeneratedRecord {
-  readonly tx: SimTransaction;
-  readonly actions: readonly SimContractAction[];
-  readonly rewards: readonly GeneratedReward[];
-  /** First 32 bytes of the transaction hash (hex) for contract transactions, as contract_transaction_hash holds. */
-  readonly contractHash: string | null;
-  readonly entities: readonly SimEntityInput[];
-  readonly contracts: readonly SimContract[];
-  readonly tag?: string;
-}
-
-/** Per-record overrides from an injected transaction (traffic-inject.ts). */
-export interface RecordOverrides {
-  readonly type?: MixType;
-  readonly payer?: SimAccount;
-  readonly result?: string;
-  readonly legs?: readonly Leg[];
-  readonly memoBase64?: string;
-  readonly traceDepth?: number;
-  readonly fee?: bigint;
-  readonly tag?: string;
-}
 
 export interface Traffic {
   readonly population: Population;
   /** One logical transaction at `baseNs` (1..MAX_RECORDS_PER_CALL records, consecutive nanoseconds). */
   generate(baseNs: bigint, overrides?: RecordOverrides): GeneratedRecord[];
-}
-
-/** The generator's state: its random stream, population and the ids it must come back to. */
-export interface State {
-  readonly rng: Rng;
-  readonly population: Population;
-  readonly options: Required<Omit<TrafficOptions, 'seed'>>;
-  readonly coverage: MixType[];
-  readonly pendingSchedules: { payer: number; validStartNs: bigint }[];
-  readonly recentIds: { payer: number; validStartNs: bigint }[];
 }
 
 export function createTraffic(options: TrafficOptions): Traffic {
@@ -146,13 +102,6 @@ function generateLogical(state: State, baseNs: bigint, o: RecordOverrides): Gene
     tag: parent.tag,
   };
   return extra.length === 0 ? [parentRecord] : [parentRecord, ...extra];
-}
-
-export interface Common {
-  readonly payer: SimAccount;
-  readonly id: { payer: number; validStartNs: bigint };
-  readonly node: number;
-  readonly resultName: string;
 }
 
 function baseRecord(

@@ -1,6 +1,6 @@
 import type { Notifier } from '../notifier.js';
 import { NotifyError } from '../notifier.js';
-import type { NotifierKind } from '../registry.js';
+import type { NotifierKind } from '../notifier-kind.js';
 import { ConsoleConfig } from './config.js';
 import { consoleLines } from './message.js';
 

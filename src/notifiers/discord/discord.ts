@@ -4,7 +4,7 @@
 // numeric code and short message are kept, nothing else of the body.
 import { checkAnswer, httpExchange, jsonObject, safeWords } from '../http-exchange.js';
 import type { Notifier } from '../notifier.js';
-import type { NotifierKind } from '../registry.js';
+import type { NotifierKind } from '../notifier-kind.js';
 import { DiscordConfig } from './config.js';
 import { discordMessage } from './message.js';
 

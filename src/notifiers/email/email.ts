@@ -2,7 +2,7 @@
 // a fresh connection recovers from a restarted server without extra state.
 import nodemailer from 'nodemailer';
 import { NotifyError, type Notifier } from '../notifier.js';
-import type { NotifierKind } from '../registry.js';
+import type { NotifierKind } from '../notifier-kind.js';
 import { EmailConfig } from './config.js';
 import { emailMessage } from './message.js';
 import { encodeSubject } from './subject.js';

@@ -16,7 +16,7 @@ import {
   recordFields,
   triggerRecord,
 } from '../format.js';
-import { messageId, threadId } from '../../delivery/identity.js';
+import { messageId, threadId } from '../identity.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
 import { presentNotification } from '../present.js';
 import { emailHtml } from './html.js';

@@ -8,7 +8,7 @@
 import { httpPost } from '../http-post.js';
 import type { Notifier } from '../notifier.js';
 import { createAcceptedMemory } from '../accepted-memory.js';
-import type { NotifierKind } from '../registry.js';
+import type { NotifierKind } from '../notifier-kind.js';
 import { PagerdutyConfig } from './config.js';
 import { pagerdutyEvent } from './message.js';
 

@@ -3,7 +3,7 @@
 // silenced (our log lines come from the delivery stage), our abort signal linked into its fetch, and every
 // failure classified (classify.ts). Calls wait for the channel's pacer; a Retry-After pauses it.
 import { WebClient, type FetchFunction, type Logger as SlackLogger, LogLevel } from '@slack/web-api';
-import type { Pacer } from '../../delivery/pacer.js';
+import type { Pacer } from '../notifier-kind.js';
 import { linkSignal } from '../../ledger/linked-signal.js';
 import { NotifyError } from '../notifier.js';
 import { classifySlackError } from './classify.js';

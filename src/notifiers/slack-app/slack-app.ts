@@ -6,7 +6,7 @@
 import type { Alert } from '../../rules/alert/alert.js';
 import { isResolvedNotification } from '../format.js';
 import { NotifyError, notificationAlerts, type Notification, type Notifier } from '../notifier.js';
-import type { NotifierKind } from '../registry.js';
+import type { NotifierKind } from '../notifier-kind.js';
 import { UNEDITABLE } from './classify.js';
 import { SlackAppConfig } from './config.js';
 import { slackAppMessage, slackAppUpdate } from './message.js';

@@ -15,7 +15,7 @@ import {
   recordFields,
   triggerRecord,
 } from '../format.js';
-import { idempotencyKey } from '../../delivery/identity.js';
+import { idempotencyKey } from '../identity.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
 import { presentNotification } from '../present.js';
 import { escapeLinkUrl, escapeMrkdwn, plainText, truncateEscaped } from './escape.js';

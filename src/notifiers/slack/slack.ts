@@ -4,7 +4,7 @@ import { IncomingWebhook, IncomingWebhookHTTPError, type FetchFunction } from '@
 import { linkSignal } from '../../ledger/linked-signal.js';
 import { checkHttpStatus, networkError } from '../http-status.js';
 import { NotifyError, type Notifier } from '../notifier.js';
-import type { NotifierKind } from '../registry.js';
+import type { NotifierKind } from '../notifier-kind.js';
 import { SlackConfig } from './config.js';
 import { slackMessage } from './message.js';
 

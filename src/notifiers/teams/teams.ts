@@ -3,7 +3,7 @@
 // only. Success is 2xx (Workflows answer 202 Accepted); the error body's `error.code` is kept, nothing else of it.
 import { checkAnswer, httpExchange, jsonObject, safeWords } from '../http-exchange.js';
 import type { Notifier } from '../notifier.js';
-import type { NotifierKind } from '../registry.js';
+import type { NotifierKind } from '../notifier-kind.js';
 import { TeamsConfig } from './config.js';
 import { teamsMessage } from './message.js';
 

@@ -5,7 +5,7 @@
 // member) are configuration errors, never retried; 5xx and network failures are retried.
 import { checkAnswer, httpExchange, jsonObject, safeWords } from '../http-exchange.js';
 import { NotifyError, type Notifier } from '../notifier.js';
-import type { NotifierKind } from '../registry.js';
+import type { NotifierKind } from '../notifier-kind.js';
 import { TelegramConfig } from './config.js';
 import { telegramMessage } from './message.js';
 

@@ -1,7 +1,7 @@
 // Alert → webhook JSON body and its signature (pure). The receiver verifies
 // hex(HMAC-SHA256(key, `${timestamp}.${body}`)) against X-Sentinel-Signature and rejects old timestamps.
 import { createHmac } from 'node:crypto';
-import { idempotencyKey } from '../../delivery/identity.js';
+import { idempotencyKey } from '../identity.js';
 import { notificationAlerts, type Notification } from '../notifier.js';
 import { presentNotification } from '../present.js';
 

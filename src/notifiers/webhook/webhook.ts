@@ -1,6 +1,6 @@
 import { httpPost } from '../http-post.js';
 import type { Notifier } from '../notifier.js';
-import type { NotifierKind } from '../registry.js';
+import type { NotifierKind } from '../notifier-kind.js';
 import { WebhookConfig } from './config.js';
 import { webhookBody, webhookHeaders } from './message.js';
 

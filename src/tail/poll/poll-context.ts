@@ -7,7 +7,6 @@ import type { Quarantine } from '../quarantine/quarantine-store.js';
 import type { RecordHandler } from '../streams/record-handler.js';
 import type { TailSource } from '../source/listing-source.js';
 import type { CursorStore } from '../cursor/cursor-store.js';
-import type { WalkLimits } from './walk-bound.js';
 
 /** The global tail and the head probe serve every account: ahead of any single account in the budget. */
 export const HEAD_PRIORITY = 1_000_000;
@@ -30,4 +29,12 @@ export interface TailContext {
   readonly quarantine?: Quarantine;
   /** True the first time a key is seen in this process: for log lines a re-scan would otherwise repeat. */
   readonly firstTime?: (key: string) => boolean;
+}
+
+/** The bound on one poll's walk through `links.next` (walk-bound.ts). */
+export interface WalkLimits {
+  readonly maxPages: number;
+  readonly maxDurationMs: number;
+  /** Milliseconds on the monotonic clock (the tailer's); a clock that went back ends the walk like the time. */
+  readonly clock: () => number;
 }

@@ -1,16 +1,9 @@
 // The bound on one poll's walk through `links.next`: a service answering every page with a new link (or a
 // backlog far larger than one interval) must not keep a poll going forever. A poll stops after
 // tail.max_pages_per_poll pages or tail.max_poll_duration, keeps what it handed over and resumes next poll.
-import type { TailContext } from './poll-context.js';
+import type { TailContext, WalkLimits } from './poll-context.js';
 
 export type TruncateReason = 'pages' | 'time';
-
-export interface WalkLimits {
-  readonly maxPages: number;
-  readonly maxDurationMs: number;
-  /** Milliseconds on the monotonic clock (the tailer's); a clock that went back ends the walk like the time. */
-  readonly clock: () => number;
-}
 
 export interface WalkBound {
   /** Counts a handled page; the reason to stop here, or undefined to read on. */

@@ -88,7 +88,7 @@ export interface FaultPlan {
   readonly ledgerSeed: number;
 }
 
-/** The number of malformed-record shapes the fake query service knows (malformed-record.ts). */
+/** The number of malformed-record shapes the fake query service knows (malformedRecord in hostile-records.ts). */
 export const MALFORMED_SHAPES = 6;
 
 /** Sink delays stay below the notifiers' timeouts: a slow 200 past the timeout is a resend, not a fault. */

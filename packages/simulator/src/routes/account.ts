@@ -9,7 +9,7 @@ import { encodeBase32 } from '../bytes.js';
 import { serializeJson } from '../json.js';
 import { isValidTimestamp, type Filter, PAGING_VALIDATORS } from '../params.js';
 import type { RouteResponse } from '../response.js';
-import type { Route, RouteRequest } from '../server.js';
+import type { Route, RouteRequest } from '../route.js';
 import type { SimEntity } from '../store.js';
 import { firstPass } from './first-pass.js';
 import { resolveAccount } from './rewards.js';

@@ -2,7 +2,7 @@
 import { buildNextLink } from '../links.js';
 import { effectiveLimit, effectiveOrder, type Filter, PAGING_VALIDATORS } from '../params.js';
 import { errorResponse, pageResponse, type RouteResponse } from '../response.js';
-import type { Route, RouteRequest } from '../server.js';
+import type { Route, RouteRequest } from '../route.js';
 import { firstPass } from './first-pass.js';
 import { serializeJson } from '../json.js';
 

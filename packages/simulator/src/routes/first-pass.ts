@@ -2,7 +2,7 @@
 // (docs/ledger-api.md §2.1, 2.3), and answer 400 with all messages when anything is wrong.
 import { parseQuery, validateQuery, type Filter, type QueryParam } from '../params.js';
 import { errorResponse, type RouteResponse } from '../response.js';
-import type { RouteRequest } from '../server.js';
+import type { RouteRequest } from '../route.js';
 
 export interface ParsedQuery {
   /** Parsed parameters, raw values kept (the next link echoes them). */

@@ -10,7 +10,7 @@ import {
   PAGING_VALIDATORS,
 } from '../params.js';
 import { errorResponse, pageResponse, type RouteResponse } from '../response.js';
-import type { Route, RouteRequest } from '../server.js';
+import type { Route, RouteRequest } from '../route.js';
 import { firstPass } from './first-pass.js';
 import { serializeJson } from '../json.js';
 import type { SimReward } from '../store.js';

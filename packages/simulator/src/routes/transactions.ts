@@ -11,7 +11,7 @@ import {
   PAGING_VALIDATORS,
 } from '../params.js';
 import { bufferPageResponse, errorResponse, type RouteResponse } from '../response.js';
-import type { Route, RouteRequest } from '../server.js';
+import type { Route, RouteRequest } from '../route.js';
 import { firstPass } from './first-pass.js';
 import { buildTransactionsQuery } from './transactions-query.js';
 

@@ -1,13 +1,16 @@
-// The config file: one strict object, one line per section. A module owning a section exports its schema
-// (`<module>/config.ts`) and adds one import and one line to CONFIG_SECTIONS.
+// The config file: one strict object, one line per section. A room owning a section exports its schema (the
+// imports below say where each lives: the shared sections in config/sections/, the others in their room) and
+// adds one import and one line to CONFIG_SECTIONS. The composition sits above every room it imports; only the
+// app, the commands and tests import it (test/repo/layout.test.ts).
 import { z } from 'zod';
-import { ExplorerConfig } from '../../config/sections/explorer.js';
-import { HttpConfig } from '../../config/sections/http.js';
-import { LedgerConfig } from '../../config/sections/ledger.js';
-import { LogConfig } from '../../config/sections/log.js';
-import { StateConfig } from '../../config/sections/state.js';
-import { VerificationConfig } from '../../config/sections/verification.js';
-import { DaemonConfig, SelfMonitoringConfig } from './daemon-config.js';
+import { ExplorerConfig } from '../sections/explorer.js';
+import { HttpConfig } from '../sections/http.js';
+import { LedgerConfig } from '../sections/ledger.js';
+import { LogConfig } from '../sections/log.js';
+import { StateConfig } from '../sections/state.js';
+import { VerificationConfig } from '../sections/verification.js';
+import { SelfMonitoringConfig } from '../../self-monitor/self-monitoring-config.js';
+import { DaemonConfig } from '../sections/daemon.js';
 import { InhibitRules } from '../../delivery/inhibit-rules.js';
 import { Notifiers, Routes, Silences, unknownNotifierRefs } from '../../notifiers/schema.js';
 import { TimeIntervals, unknownTimeIntervalRefs } from '../../notifiers/time-intervals-config.js';

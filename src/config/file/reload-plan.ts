@@ -1,7 +1,21 @@
 // What a reload changes, part by part (docs/operations.md, "Reload"): the runtime swaps only those parts and
 // leaves the rest running. Sections are compared by content, so a file rewritten with the same values changes
 // nothing.
-import type { Loaded } from './load-all.js';
+import type { Config } from './schema.js';
+
+/** What a reload compares: the config, the watch list and the rules as loaded (app/load-all.ts gives these). */
+export interface ReloadInputs {
+  readonly config: Config;
+  readonly accounts: readonly unknown[];
+  readonly rules: readonly { readonly rule: unknown }[];
+  readonly ruleSet: {
+    readonly rules: readonly {
+      readonly id: string;
+      readonly groupBy: unknown;
+      readonly window?: { readonly kind: string } | undefined;
+    }[];
+  };
+}
 
 export interface ReloadPlan {
   /** The rule set or what it is compiled against (accounts, explorer links): the engine is swapped. */
@@ -32,7 +46,7 @@ export function contentKey(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) ?? '';
 }
 
-export function planReload(before: Loaded, after: Loaded): ReloadPlan {
+export function planReload(before: ReloadInputs, after: ReloadInputs): ReloadPlan {
   const a = before.config;
   const b = after.config;
   const same = (x: unknown, y: unknown) => contentKey(x) === contentKey(y);
@@ -72,7 +86,7 @@ export function changedParts(plan: ReloadPlan): string[] {
   return parts.filter(([, changed]) => changed).map(([name]) => name);
 }
 
-function ruleInputs(loaded: Loaded): unknown {
+function ruleInputs(loaded: ReloadInputs): unknown {
   const { config } = loaded;
   return [loaded.rules.map((r) => r.rule), loaded.accounts, config.explorer, config.ledger.base_url];
 }
@@ -83,7 +97,7 @@ function changedNames(a: Readonly<Record<string, unknown>>, b: Readonly<Record<s
 }
 
 /** A changed rule keeps its state while it groups the same way and has the same kind of window. */
-function incompatibleRules(before: Loaded, after: Loaded): string[] {
+function incompatibleRules(before: ReloadInputs, after: ReloadInputs): string[] {
   const old = new Map(before.ruleSet.rules.map((r) => [r.id, r]));
   return after.ruleSet.rules
     .filter((rule) => {

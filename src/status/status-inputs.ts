@@ -1,30 +1,57 @@
 // The status page's inputs, gathered from what the daemon holds now (the runtime's tailer, the outbox, the pause
-// board, the rule activity), turned into the page by the pure model and renderer (src/status/). Runs on each
+// board, the rule activity; the app hands them in), turned into the page by the pure model and renderer. Runs on each
 // request: a handful of indexed queries and one pass over the streams, nothing that grows with history.
 import type { SilenceStore } from '../delivery/silence-store.js';
 import { MAX_ALERTS_LISTED } from '../delivery/alert-view.js';
 import type { HtmlPage, Viewer } from '../observability/html-route.js';
-import { parseFilter, type StatusFilter } from '../status/status-filter.js';
-import type { HourCount } from '../status/status-history.js';
+import { parseFilter, type StatusFilter } from './status-filter.js';
+import type { HourCount } from './status-history.js';
 import type { StatusSampler } from './status-sampler.js';
 import type { ReadinessCheck } from '../observability/http-server.js';
 import { shownText } from '../notifiers/neutralize.js';
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
-import { renderStatusPage } from '../status/render-status.js';
-import { buildStatusModel, TEXT_MAX, type StatusInputs } from '../status/status-model.js';
-import { configSilences, type StatusSilence } from '../status/status-silence.js';
+import { renderStatusPage } from './render-status.js';
+import { buildStatusModel, TEXT_MAX, type StatusInputs } from './status-model.js';
+import { configSilences, type StatusSilence } from './status-silence.js';
 import { VERSION } from '../version.js';
-import type { Loaded } from './load-all.js';
-import { setupNotices } from './setup-notices.js';
-import type { Runtime, Shared } from './runtime.js';
+import type { AlertView } from '../delivery/alert-view.js';
+import type { Outbox } from '../delivery/outbox.js';
+import type { PauseBoard } from '../delivery/pause-board.js';
+import type { Logger } from '../observability/logger.js';
+import type { Notifiers, Silence } from '../notifiers/schema.js';
+import type { Tailer } from '../tail/tailer-types.js';
+import type { RuleActivity } from './rule-activity.js';
 
 /** Seconds between the page's own reloads (`?refresh=off` pauses them). */
 export const REFRESH_SECONDS = 30;
 
+/** What the page reads of the daemon's long-lived parts (the app's Shared is one). */
+export interface StatusShared {
+  readonly log: Logger;
+  readonly clock: () => number;
+  readonly startedAt: number;
+  readonly outbox: Pick<Outbox, 'depth' | 'lastErrors'>;
+  readonly pauses: Pick<PauseBoard, 'list'>;
+  readonly controls: { readonly alerts: Pick<AlertView, 'list'> };
+  readonly ruleActivity: Pick<RuleActivity, 'entries'>;
+}
+
+/** What the page reads of the config and rules as loaded (the app's Loaded is one). */
+export interface StatusLoaded {
+  readonly config: { readonly notifiers: Notifiers; readonly silences: readonly Silence[] };
+  readonly ruleSet: { readonly rules: readonly StatusInputs['rules'][number][] };
+  readonly accounts: readonly { readonly id: string; readonly name: string }[];
+}
+
+export type StatusTailer = Pick<Tailer, 'head' | 'strategy' | 'capacity' | 'streamStaleness'>;
+
 export interface StatusSources {
-  readonly shared: Shared;
-  readonly loaded: () => Loaded;
-  readonly runtime: () => Runtime | undefined;
+  readonly shared: StatusShared;
+  readonly loaded: () => StatusLoaded;
+  /** The running tailer: the streams' staleness, the head, the strategy, the capacity. */
+  readonly runtime: () => { readonly tailer: StatusTailer } | undefined;
+  /** What a fresh install still lacks (app/setup-notices.ts), shown at the top; none by default. */
+  readonly notices?: () => string[];
   readonly readiness: () => Readonly<Record<string, ReadinessCheck>>;
   /** Every silence to show; the config file's by default. */
   readonly silences?: () => readonly StatusSilence[];
@@ -63,7 +90,7 @@ export function statusInputs(sources: StatusSources, request: PageRequest | numb
     version: VERSION,
     startedAt: shared.startedAt,
     checks: sources.readiness(),
-    notices: setupNotices(loaded),
+    notices: sources.notices?.() ?? [],
     ...(head !== undefined ? { lagSeconds: Number(timestampFromMillis(now) - head) / 1e9 } : {}),
     ...(strategy !== undefined ? { strategy } : {}),
     ...(capacity ? { capacity } : {}),

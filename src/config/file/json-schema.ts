@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { Config } from './schema.js';
-import { isSecret } from '../../config/secret.js';
+import { isSecret } from '../secret.js';
 
 export const CONFIG_SCHEMA_PATH = fileURLToPath(new URL('../../../config.schema.json', import.meta.url));
 export const VALUES_SCHEMA_PATH = fileURLToPath(

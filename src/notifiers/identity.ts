@@ -1,7 +1,7 @@
 // Stable identities for receivers to dedupe on: the same alerts always give the same key, so a repeat caused by
 // a crash between "sent" and "recorded" is recognisably the same message.
 import { createHash } from 'node:crypto';
-import { notificationAlerts, type Notification } from '../notifiers/notifier.js';
+import { notificationAlerts, type Notification } from './notifier.js';
 
 export function idempotencyKey(notification: Notification): string {
   const ids = notificationAlerts(notification).map((a) => a.id);

@@ -4,12 +4,20 @@
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import type { StateStore } from '../state/store.js';
 import { summarizeStaleness } from '../tail/health/staleness-summary.js';
-import type { HistorySample, HourCount, StatusHistory } from '../status/status-history.js';
-import type { Runtime, Shared } from './runtime.js';
+import type { HistorySample, HourCount, StatusHistory } from './status-history.js';
+import type { Outbox } from '../delivery/outbox.js';
+import type { Tailer } from '../tail/tailer-types.js';
 
 const INTERVAL_MS = 15_000;
 const ON_VIEW_AFTER_MS = 5_000;
 const HOUR = 3_600_000;
+
+/** What the sampler reads of the daemon (the app's Shared and Runtime are these). */
+interface Sampled {
+  readonly clock: () => number;
+  readonly outbox: Pick<Outbox, 'depth'>;
+}
+type Runtime = { readonly tailer: Pick<Tailer, 'head' | 'streamStaleness'> };
 
 export interface StatusSampler {
   readonly history: StatusHistory;
@@ -19,7 +27,7 @@ export interface StatusSampler {
 }
 
 export function startStatusSampler(options: {
-  readonly shared: Shared;
+  readonly shared: Sampled;
   readonly runtime: () => Runtime | undefined;
   readonly history: StatusHistory;
 }): StatusSampler {
@@ -39,7 +47,7 @@ export function startStatusSampler(options: {
   };
 }
 
-function sample(shared: Shared, runtime: Runtime | undefined, now: number): HistorySample {
+function sample(shared: Sampled, runtime: Runtime | undefined, now: number): HistorySample {
   const tailer = runtime?.tailer;
   const head = tailer?.head.head;
   const streams = tailer?.streamStaleness() ?? [];
