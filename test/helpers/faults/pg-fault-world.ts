@@ -37,6 +37,7 @@ import { tableLocker } from './table-locker.js';
 import {
   EXIT_BOUND_MS,
   failoverRepeats,
+  peakLinesPerSecond,
   replicaViolations,
   type ReplicaExit,
   type ReplicaObservations,
@@ -150,6 +151,12 @@ export async function runPgFaultWorld(
       clock: { steps: clock ? steps.filter((s) => s !== 0).length : 0 },
       process: { pauses: pauser.count(), restarts: set.restarts() },
       locks: locker.stats(),
+      replicas: {
+        exitDecisions: exits.length,
+        slowestExitMs: Math.max(0, ...exits.map((e) => e.tookMs ?? Infinity)),
+        peakLogLinesPerSecond: peakLinesPerSecond(observations.outputs),
+        tailResumeMs: observations.tailResumeMs ?? -1,
+      },
       delivery: {
         repeatsAfterFencing: observations.channels.reduce(
           (n, c) => n + failoverRepeats(c, expected, observations.outputs).excused.length,
