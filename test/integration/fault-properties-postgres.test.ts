@@ -3,14 +3,15 @@
 // commit audit, the lease row) under `LOCK TABLE … IN ACCESS EXCLUSIVE MODE` at random moments, for 0.2 s up to three
 // lease TTLs — to the faults of the SQLite run (query service, Slack, SMTP, clock steps, pauses of the leader), and
 // plays each against two HA replicas on a real PostgreSQL under a supervisor that restarts any that exits
-// (test/helpers/faults/pg-fault-world.ts). Each run must deliver every marker exactly once per channel across the
-// fenced leader that exits and the replica that takes over, have every process that decides to exit gone within
-// the exit bound, log each loss once and never spin, keep the tail moving, and end with one leader
+// (test/helpers/faults/pg-fault-world.ts). Each run must deliver every marker once per channel across the fenced
+// leader that exits and the replica that takes over (a repeat only in the window the failover guarantee names: the
+// first sender fenced before it could record the send), have every process that decides to exit gone within the
+// exit bound, log each loss once and never spin, keep the tail moving, and end with one leader
 // (docs/reliability.md, "Fault properties").
 //
 // The replicas run the compiled daemon (`npm run build` first; `npm ci` builds through `prepare`), which also keeps
-// their start short: 2 plans of 8 markers add about 50–70 s to `npm test` on a shared 2-core machine
-// (docs/reliability.md, "Fault properties", for the figures). The long exploration is FC_SEED=<any seed>.
+// their start short. One plan of 8 markers by default: about 30 s on a shared 2-core machine, two plans about a
+// minute (docs/reliability.md, "Fault properties", has the figures). Explore with FC_SEED=<any> FC_RUNS=<n>.
 //
 // Replay a failure: FC_SEED=<seed> FC_PATH=<path> npx vitest run test/integration/fault-properties-postgres.test.ts
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

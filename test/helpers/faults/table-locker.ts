@@ -10,7 +10,7 @@ const LOCK_WAIT_MS = 10_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
 export interface TableLocker {
-  /** Starts playing `fault` unless a lock is held already (then it is skipped). */
+  /** Starts playing `fault` on a connection of its own; a lock on tables another one holds queues behind it. */
   lock(fault: Extract<LockFault, { kind: 'lock' }>): void;
   /** Resolves once the lock being played (if any) is released. */
   done(): Promise<void>;
@@ -19,12 +19,29 @@ export interface TableLocker {
 }
 
 /**
- * Plays the plan's locks, one at a time (a lock drawn while one is held is skipped): a client of its own takes
- * the lock `afterMs` later, holds it `ms`, then commits. Only tables that exist by then are named.
+ * The tables of `names` that exist. The PostgreSQL state creates a table with the first batch that writes it (the
+ * outbox with the first alert), so a lock drawn right after the start waits for one of its tables, up to
+ * LOCK_WAIT_MS, as an operator's lock could only name a table that is there.
+ */
+async function existing(client: pg.Client, names: readonly string[]): Promise<string[]> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    const { rows } = await client.query<{ t: string }>(
+      'SELECT t FROM unnest($1::text[]) AS t WHERE to_regclass(t) IS NOT NULL',
+      [names],
+    );
+    if (rows.length > 0 || Date.now() > deadline) return rows.map((r) => r.t);
+    await sleep(100);
+  }
+}
+
+/**
+ * Plays the plan's locks, each on a client of its own: it takes the lock `afterMs` later (behind any lock already
+ * held on the same tables, as PostgreSQL queues them), holds it `ms`, then commits. Only tables that exist by then
+ * are named.
  */
 export function tableLocker(url: string): TableLocker {
-  let running: Promise<void> = Promise.resolve();
-  let held = false;
+  const running: Promise<void>[] = [];
   const stats: Record<string, number> = { shorterThanLease: 0, longerThanLease: 0 };
   const hold = async (fault: Extract<LockFault, { kind: 'lock' }>) => {
     await sleep(fault.afterMs);
@@ -33,13 +50,10 @@ export function tableLocker(url: string): TableLocker {
     try {
       await client.connect();
       await client.query(`SET lock_timeout = ${LOCK_WAIT_MS}`);
-      const { rows } = await client.query<{ t: string }>(
-        'SELECT t FROM unnest($1::text[]) AS t WHERE to_regclass(t) IS NOT NULL',
-        [fault.tables],
-      );
-      if (rows.length === 0) return;
+      const tables = await existing(client, fault.tables);
+      if (tables.length === 0) throw new Error(`none of ${fault.tables.join(', ')} exists yet`);
       await client.query('BEGIN');
-      await client.query(`LOCK TABLE ${rows.map((r) => `"${r.t}"`).join(', ')} IN ACCESS EXCLUSIVE MODE`);
+      await client.query(`LOCK TABLE ${tables.map((t) => `"${t}"`).join(', ')} IN ACCESS EXCLUSIVE MODE`);
       await sleep(fault.ms);
       await client.query('COMMIT');
       const length = fault.ms > LOCK_WORLD_LEASE_TTL_MS ? 'longerThanLease' : 'shorterThanLease';
@@ -54,11 +68,11 @@ export function tableLocker(url: string): TableLocker {
   };
   return {
     lock(fault: Extract<LockFault, { kind: 'lock' }>): void {
-      if (held) return;
-      held = true;
-      running = hold(fault).finally(() => (held = false));
+      running.push(hold(fault));
     },
-    done: () => running,
+    done: async () => {
+      await Promise.all(running);
+    },
     stats: () => ({ ...stats }),
   };
 }
