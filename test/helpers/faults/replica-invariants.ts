@@ -29,7 +29,7 @@ export interface ReplicaExit {
   readonly decision: string;
   /** Milliseconds from the decision to the exit; undefined: still running when the bound had passed. */
   readonly tookMs: number | undefined;
-  /** Ended by main.ts's exit deadline (code 3, "Still open: …"): a stop that could not finish. */
+  /** Ended by main.ts's exit deadline (code 3): a stop that did not finish within grace + 5 s. */
   readonly forced: boolean;
 }
 
