@@ -56,11 +56,13 @@ export interface ReplicaSetOptions {
   readonly compiled?: boolean;
   /** Every process started (the chaos rig keeps them for its secret scan). */
   readonly onSpawn?: (proc: SentinelProcess) => void;
+  /** More environment for every replica (e.g. a fake wall clock); HOLDER is set per replica. */
+  readonly env?: Record<string, string>;
 }
 
 function spawnReplica(options: ReplicaSetOptions, holder: string): ReplicaProcess {
   const proc = spawnSentinel(['run', '--config', options.configPath], {
-    env: { HOLDER: holder },
+    env: { ...options.env, HOLDER: holder },
     compiled: options.compiled,
   });
   options.onSpawn?.(proc);

@@ -1,5 +1,6 @@
 // The short run of the fault properties (issue 14): a few fault plans drawn by fast-check against the real
-// daemon (docs/reliability.md, "Fault properties"). The long run is chaos scenario 15 (`npm run chaos`).
+// daemon (docs/reliability.md, "Fault properties"). The long run is chaos scenario 15 (`npm run chaos`). The same
+// plans with PostgreSQL table locks, against HA replicas: fault-properties-postgres.test.ts.
 //
 // Replay a failure: FC_SEED=<seed> FC_PATH=<path> npx vitest run test/integration/fault-properties.test.ts
 import { describe, expect, it } from 'vitest';

@@ -43,6 +43,27 @@ describe('ClockWatch', () => {
     expect(await w.counted('forward')).toBe(0);
   });
 
+  it('after a backward step `now` stays in whole milliseconds, as Date.now: the PostgreSQL state stores it in bigint columns', () => {
+    // performance.now() has fractions of a millisecond; a held `now` built from it must not carry them.
+    const c = { wall: 1_700_000_000_000, mono: 5_000.123 };
+    const w = watchOn(c);
+    c.wall += 1_000;
+    c.mono += 1_000.456;
+    w.watch.now();
+
+    c.wall -= 3_600_000;
+    c.mono += 2_000.789;
+    const after = w.watch.now();
+    c.wall += 500;
+    c.mono += 500.333;
+    const later = w.watch.now();
+
+    expect(Number.isInteger(after)).toBe(true);
+    expect(Number.isInteger(later)).toBe(true);
+    expect(Number.isInteger(w.steps[0]?.atMs)).toBe(true);
+    expect(later).toBeGreaterThanOrEqual(after + 500);
+  });
+
   it('a backward step: logged and counted once, and `now` runs on from where it was', async () => {
     const { c, pass } = clocks();
     const w = watchOn(c);

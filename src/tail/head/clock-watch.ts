@@ -66,7 +66,8 @@ export function createClockWatch(options: ClockWatchOptions = {}): ClockWatch {
     lastMono = m;
     if (Math.abs(drift) > tolerance) {
       // Continuous across the step: from where `now` was, plus the time that really passed; never behind the wall.
-      held = Math.max(0, lastNow + passed - w);
+      // Whole milliseconds, as Date.now: performance.now's fractions would reach integer (bigint) state columns.
+      held = Math.max(0, Math.ceil(lastNow + passed - w));
       report(drift, w + held);
     }
     lastNow = Math.max(lastNow, w + held);

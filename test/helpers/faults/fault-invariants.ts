@@ -33,7 +33,7 @@ export interface FaultObservations {
   readonly liveness: LivenessReport;
 }
 
-function deliveryViolations(expected: ReadonlySet<string>, channel: ChannelDeliveries): string[] {
+export function deliveryViolations(expected: ReadonlySet<string>, channel: ChannelDeliveries): string[] {
   const t = alertTally(expected, channel.bodies);
   const out: string[] = [];
   if (t.lost.length) out.push(`${channel.name}: ${t.lost.length} lost (${t.lost.slice(0, 5).join(' ')})`);

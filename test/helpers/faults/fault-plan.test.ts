@@ -3,7 +3,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { alertTally, alertsOf } from './alert-tally.js';
-import { FAULT_KINDS, faultPlan, retryAfterHeader, type FaultKind, type FaultPlan } from './fault-plan.js';
+import {
+  FAULT_KINDS,
+  LOCK_WORLD_LEASE_TTL_MS,
+  POSTGRES_FAULT_KINDS,
+  faultPlan,
+  retryAfterHeader,
+  type FaultKind,
+  type FaultPlan,
+} from './fault-plan.js';
 import { duplicate, futureRecord, malformedRecord, reorder } from './hostile-records.js';
 
 function kindsOf(plan: FaultPlan): Set<string> {
@@ -13,12 +21,13 @@ function kindsOf(plan: FaultPlan): Set<string> {
     ...plan.smtp.map((f) => `smtp-${f.kind}`),
     ...plan.clock.map((f) => `clock-${f.kind}`),
     ...plan.process.map((f) => `process-${f.kind}`),
+    ...plan.locks.map((f) => (f.kind === 'lock' ? 'table-lock' : 'lock-none')),
   ]);
 }
 
 describe('faultPlan', () => {
   it('draws only the enabled kinds, and at least one fault per service that has kinds', () => {
-    const subsets = fc.subarray([...FAULT_KINDS], { minLength: 1 });
+    const subsets = fc.subarray([...FAULT_KINDS, ...POSTGRES_FAULT_KINDS], { minLength: 1 });
 
     fc.assert(
       fc.property(
@@ -43,6 +52,23 @@ describe('faultPlan', () => {
 
     const missing = FAULT_KINDS.filter((k: FaultKind) => !seen.has(k));
     expect(missing).toEqual([]);
+  });
+
+  it('draws no table lock unless asked (the SQLite world cannot play one)', () => {
+    for (const plan of fc.sample(faultPlan(), { seed: 14, numRuns: 100 }))
+      expect(plan.locks.every((f) => f.kind === 'none')).toBe(true);
+  });
+
+  it("draws table locks both shorter and longer than the lease, over one or more of the daemon's tables", () => {
+    const locks = fc
+      .sample(faultPlan([...FAULT_KINDS, ...POSTGRES_FAULT_KINDS]), { seed: 26, numRuns: 200 })
+      .flatMap((plan) => plan.locks)
+      .flatMap((f) => (f.kind === 'lock' ? [f] : []));
+
+    expect(locks.some((f) => f.ms < LOCK_WORLD_LEASE_TTL_MS)).toBe(true);
+    expect(locks.some((f) => f.ms > LOCK_WORLD_LEASE_TTL_MS)).toBe(true);
+    expect(locks.some((f) => f.tables.length > 1)).toBe(true);
+    expect(locks.every((f) => f.tables.length >= 1)).toBe(true);
   });
 });
 

@@ -25,7 +25,29 @@ export const FAULT_KINDS = [
   'clock-step',
   'process-pause',
 ] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+/**
+ * Kinds only the PostgreSQL world (pg-fault-world.ts) can play: another connection holding some of the daemon's
+ * tables under `LOCK TABLE … IN ACCESS EXCLUSIVE MODE`. The SQLite world refuses a plan that holds one.
+ */
+export const POSTGRES_FAULT_KINDS = ['table-lock'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number] | (typeof POSTGRES_FAULT_KINDS)[number];
+
+/** The PostgreSQL world's `ha.lease_ttl`: table locks are drawn both shorter and longer than it. */
+export const LOCK_WORLD_LEASE_TTL_MS = 3_000;
+
+/**
+ * Tables of the daemon's PostgreSQL state a lock may hold: what every replicated batch writes (the cursor, the
+ * records seen, rule state, the outbox, the commit audit) and the lease row itself (renewals and takeovers wait).
+ */
+export const LOCKABLE_TABLES = [
+  'outbox_delivery',
+  'outbox_alert',
+  'tail_cursor',
+  'tail_seen',
+  'rule_group',
+  'sentinel_commits',
+  'sentinel_lease',
+] as const;
 
 /** How a 429/5xx says when to come back: seconds, an HTTP-date, garbage, a huge number, or nothing. */
 export type RetryAfter =
@@ -73,6 +95,20 @@ export type ClockFault = { readonly kind: 'none' } | { readonly kind: 'step'; re
 /** The daemon process stopped (SIGSTOP) for this long, then continued (SIGCONT): a paused pod, a frozen VM. */
 export type ProcessFault = { readonly kind: 'none' } | { readonly kind: 'pause'; readonly ms: number };
 
+/**
+ * A second connection takes `LOCK TABLE <tables> IN ACCESS EXCLUSIVE MODE` `afterMs` after a pair of markers and
+ * holds it `ms` (a migration, a `VACUUM FULL`, an operator's open transaction): below the lease TTL the leader
+ * waits, above it the leader self-fences and exits, and another replica takes over once the tables are free.
+ */
+export type LockFault =
+  | { readonly kind: 'none' }
+  | {
+      readonly kind: 'lock';
+      readonly tables: readonly string[];
+      readonly ms: number;
+      readonly afterMs: number;
+    };
+
 export interface FaultPlan {
   /** Played in a cycle, one per query-service request of a faulted stream, until the world heals (at least once through). */
   readonly query: readonly QueryFault[];
@@ -84,6 +120,8 @@ export interface FaultPlan {
   readonly clock: readonly ClockFault[];
   /** One per pair of markers, in a cycle, until the world heals. */
   readonly process: readonly ProcessFault[];
+  /** One per pair of markers, in a cycle, until the world heals; a lock still held then runs its full length. */
+  readonly locks: readonly LockFault[];
   /** Seeds the living ledger's background traffic, so a replayed plan sees the same ledger. */
   readonly ledgerSeed: number;
 }
@@ -198,6 +236,20 @@ function processFault(kind: FaultKind): fc.Arbitrary<ProcessFault> | undefined {
   return fc.integer({ min: 500, max: 5_000 }).map((ms) => ({ kind: 'pause', ms }) as const);
 }
 
+function lockFault(kind: FaultKind): fc.Arbitrary<LockFault> | undefined {
+  if (kind !== 'table-lock') return undefined;
+  const ttl = LOCK_WORLD_LEASE_TTL_MS;
+  // Below the lease TTL (the leader waits it out) or well above it (up to 3 TTLs: the leader is fenced and exits).
+  const ms = fc.oneof(fc.integer({ min: 200, max: ttl - 300 }), fc.integer({ min: ttl + 500, max: 3 * ttl }));
+  return fc
+    .record({
+      tables: fc.subarray([...LOCKABLE_TABLES], { minLength: 1 }),
+      ms,
+      afterMs: fc.integer({ min: 0, max: 1_000 }),
+    })
+    .map((r) => ({ kind: 'lock', ...r }) as const);
+}
+
 /** A cycle of faults drawn from the enabled kinds, with clean answers mixed in (so some requests get through). */
 function cycle<T extends { readonly kind: string }>(
   kinds: readonly FaultKind[],
@@ -221,6 +273,7 @@ export function faultPlan(kinds: readonly FaultKind[] = FAULT_KINDS): fc.Arbitra
       smtp: cycle(kinds, smtpFault, { kind: 'none' } as SmtpFault, 6),
       clock: cycle(kinds, clockFault, { kind: 'none' } as ClockFault, 4),
       process: cycle(kinds, processFault, { kind: 'none' } as ProcessFault, 4),
+      locks: cycle(kinds, lockFault, { kind: 'none' } as LockFault, 3),
       ledgerSeed: fc.nat(),
     })
     .map(knownLimit);
@@ -247,6 +300,9 @@ export function describePlan(plan: FaultPlan): string {
   plan.smtp.forEach((f) => add(`smtp-${f.kind}`));
   plan.clock.forEach((f) => add(`clock-${f.kind}`));
   plan.process.forEach((f) => add(`process-${f.kind}`));
+  plan.locks.forEach((f) =>
+    add(f.kind === 'lock' ? (f.ms > LOCK_WORLD_LEASE_TTL_MS ? 'lock>ttl' : 'lock<ttl') : 'lock-none'),
+  );
   return [...counts]
     .filter(([k]) => !k.endsWith('none'))
     .map(([k, n]) => `${k}×${n}`)

@@ -1,32 +1,50 @@
 // The fault property: for every fault plan fast-check draws (from the enabled kinds), a run of the hostile world
-// holds every invariant. Shared by the short run in `npm test` and chaos scenario 15; both print the seed and
-// path of a failure, and FC_SEED=<seed> FC_PATH=<path> replays exactly that plan first.
+// holds every invariant. Shared by the short runs in `npm test` (the SQLite world and the PostgreSQL world of
+// table locks) and chaos scenario 15; each prints the seed and path of a failure, and FC_SEED=<seed>
+// FC_PATH=<path> replays exactly that plan first.
 import fc from 'fast-check';
 import { describePlan, faultPlan, type FaultKind, type FaultPlan } from './fault-plan.js';
 import { runFaultWorld, type FaultWorldOptions, type FaultWorldResult } from './fault-world.js';
 
-export interface FaultPropertyOptions {
+/** What any world's run reports: the property only needs the verdict and where to look. */
+export interface WorldResult {
+  readonly violations: string[];
+  /** Faults applied by kind, per service. */
+  readonly applied: Record<string, Record<string, number>>;
+  /** Where the daemon's output was written. */
+  readonly logFile: string;
+}
+
+interface PropertySettings {
   readonly kinds: readonly FaultKind[];
   readonly numRuns: number;
   readonly seed: number;
   /** A fast-check path (from a failure report) to replay. */
   readonly path?: string;
-  readonly world: Omit<FaultWorldOptions, 'seed'>;
   /** One line per run, as it ends. */
   readonly log?: (line: string) => void;
   /** Run all numRuns even after a failure (chaos figures); each failing run is then replayed by its index. */
   readonly collectAll?: boolean;
 }
 
-export interface FaultRun {
+export interface FaultPropertyOptions extends PropertySettings {
+  readonly world: Omit<FaultWorldOptions, 'seed'>;
+}
+
+export interface WorldPropertyOptions<R extends WorldResult> extends PropertySettings {
+  /** Plays one plan; `ledgerSeed` seeds the living ledger, so a replayed plan sees the same traffic. */
+  readonly runWorld: (plan: FaultPlan, ledgerSeed: string) => Promise<R>;
+}
+
+export interface FaultRun<R extends WorldResult = FaultWorldResult> {
   readonly plan: FaultPlan;
-  readonly result: FaultWorldResult;
+  readonly result: R;
   /** `FC_SEED=… FC_PATH=…` replaying this run's plan. */
   readonly replay: string;
 }
 
-export interface FaultPropertyReport {
-  readonly runs: readonly FaultRun[];
+export interface FaultPropertyReport<R extends WorldResult = FaultWorldResult> {
+  readonly runs: readonly FaultRun<R>[];
   readonly failed: boolean;
   /** The command-line settings that replay the failing plan, e.g. `FC_SEED=42 FC_PATH=3`. */
   readonly reproduce?: string;
@@ -44,10 +62,21 @@ export function seedFromEnv(
   return { seed, ...(env.FC_PATH ? { path: env.FC_PATH } : {}) };
 }
 
+/** The property over the SQLite world (fault-world.ts). */
 export async function checkFaultProperty(options: FaultPropertyOptions): Promise<FaultPropertyReport> {
-  const runs: FaultRun[] = [];
+  return checkWorldProperty({
+    ...options,
+    runWorld: (plan, seed) => runFaultWorld(plan, { ...options.world, seed }),
+  });
+}
+
+/** The property over any world that plays a fault plan (the SQLite one, the PostgreSQL one). */
+export async function checkWorldProperty<R extends WorldResult>(
+  options: WorldPropertyOptions<R>,
+): Promise<FaultPropertyReport<R>> {
+  const runs: FaultRun<R>[] = [];
   const property = fc.asyncProperty(faultPlan(options.kinds), async (plan) => {
-    const result = await runFaultWorld(plan, { ...options.world, seed: `faults-${plan.ledgerSeed}` });
+    const result = await options.runWorld(plan, `faults-${plan.ledgerSeed}`);
     // Without shrinking, run i of a seed is path i (a replayed path keeps its own).
     const replay = `FC_SEED=${options.seed} FC_PATH=${options.path ?? runs.length}`;
     runs.push({ plan, result, replay });

@@ -49,7 +49,7 @@ export interface FaultWorldResult {
 
 // Slack's Retry-After is capped at 5 s (the default cap is 60 s) so that a capped wait ends inside the run's
 // settle window: a huge Retry-After must delay an alert, never lose it, and the run has to be able to see that.
-function notifiers(slackUrl: string, smtpPort: number, hookUrl: string): string {
+export function notifiers(slackUrl: string, smtpPort: number, hookUrl: string): string {
   return [
     `  ops-slack: { kind: slack, webhook_url: ${slackUrl}, group_wait: 0s, group_max_listed: 40, min_interval: 10ms, max_retry_after: 5s }`,
     `  ops-mail: { kind: email, host: 127.0.0.1, port: ${smtpPort}, security: none, from: sentinel@example.com, to: [ops@example.com], group_wait: 0s, group_max_listed: 40, timeout: 5s }`,
@@ -58,6 +58,10 @@ function notifiers(slackUrl: string, smtpPort: number, hookUrl: string): string 
 }
 
 export async function runFaultWorld(plan: FaultPlan, options: FaultWorldOptions): Promise<FaultWorldResult> {
+  if (plan.locks.some((f) => f.kind !== 'none'))
+    throw new Error(
+      'table locks need the PostgreSQL world (pg-fault-world.ts): leave table-lock out of kinds',
+    );
   const ledger = await startLivingLedger({ seed: options.seed, tps: 5, lagMs: 300, autoAdvanceMs: 200 });
   const query = await startHostileQueryService({ upstream: ledger.url, plan: plan.query, faulted: FAULTED });
   const slack = await startHostileSlack(plan.slack);
@@ -188,7 +192,7 @@ async function stopDaemon(daemon: SentinelProcess, logFile: string): Promise<voi
  * faultShare of it; returns when each clean marker was written. Pairs give pages of several records, so
  * reordered and duplicated pages matter.
  */
-async function injectMarkers(
+export async function injectMarkers(
   options: FaultWorldOptions,
   ledger: Parameters<typeof injectMarker>[0],
   heal: () => void,
@@ -214,7 +218,7 @@ async function injectMarkers(
   return injectedAt;
 }
 
-function cleanLatencies(
+export function cleanLatencies(
   injectedAt: ReadonlyMap<string, number>,
   arrivals: readonly { at: number; body: string }[],
 ): Map<string, number | undefined> {
@@ -226,7 +230,7 @@ function cleanLatencies(
   return latency;
 }
 
-function slackStats(log: readonly { status: number | 'reset' }[]): Record<string, number> {
+export function slackStats(log: readonly { status: number | 'reset' }[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const e of log) counts[String(e.status)] = (counts[String(e.status)] ?? 0) + 1;
   return counts;
