@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 // Thin launcher: the compiled entry point lives in dist/ (built by `npm ci` through the prepare script).
-import '../src/main.js';
+import '../dist/main.js';
