@@ -1,5 +1,5 @@
 // Bench 1, memo regexes: the same rule regexes on the same memos through V8's RegExp (backtracking), re2 (the
-// native binding rule regexes run on, src/rules/conditions/compile-regex.ts) and re2-wasm (the portable alternative), side by
+// native binding rule regexes run on, src/rules/conditions/shared/compile-regex.ts) and re2-wasm (the portable alternative), side by
 // side. Realistic memos first, then the memo that froze the daemon: `^(\w+\s?)*$` on 49 × "a" and "!". RegExp
 // never runs that one: it is timed on shorter runs of "a" until one test takes CAP_MS, and the growth per
 // character is extrapolated to 49 (running it would stop the bench for days).

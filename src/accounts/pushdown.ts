@@ -1,5 +1,5 @@
 // A pushdown: the filters every rule on an account agrees on (result, transaction types), derived by the rules
-// (rules/pushdown.ts), so the query service can leave out what no rule wants. Its schema and its meaning,
+// (rules/index/pushdown.ts), so the query service can leave out what no rule wants. Its schema and its meaning,
 // written once: per account it is sent as query parameters, the global tail applies passesPushdown locally,
 // so both strategies hand over the same records.
 import { z } from 'zod';
