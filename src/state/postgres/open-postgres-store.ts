@@ -96,6 +96,7 @@ function snapshotReplicator(): Replicator {
     durable: () => Promise.resolve(),
     pending: () => 0,
     failure: () => undefined,
+    failing: () => undefined,
     close: () => Promise.resolve(0),
   };
 }
@@ -178,6 +179,7 @@ function storeMethods(
       return replicator.durable();
     },
     pending: () => replicator.pending(),
+    lagging: () => replicator.failing(),
     abandon: (reason) => replicator.abandon(reason),
     close: () => closeStore(db, replicator, options, flush),
   };

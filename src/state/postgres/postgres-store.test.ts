@@ -48,9 +48,15 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL state backend',
     server.stop();
     for (let i = 11; i <= 20; i++) step(store, m, i);
     const durable = store.durable();
-    await until(() => logs.text().includes('state replication failed, retrying'));
+    await until(() => logs.text().includes('state replication failing'));
+    const lagging = store.lagging?.();
     server.restart();
     await durable;
+    // Said once when it starts (however many retries), once when it ends; readiness saw the reason meanwhile.
+    expect(logs.text().split('state replication failing').length - 1).toBe(1);
+    expect(logs.text()).toContain('state replication resumed');
+    expect(lagging).toContain('unreachable or restarting');
+    expect(store.lagging?.()).toBeUndefined();
     const before = dump(store);
     await store.close();
 

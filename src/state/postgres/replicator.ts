@@ -30,6 +30,8 @@ export interface Replicator {
   pending(): number;
   /** Why replication stopped (FencedError or a data error), or undefined. */
   failure(): Error | undefined;
+  /** While retrying (the database unreachable, out of disk…): what fails and since when, or undefined. */
+  failing(): string | undefined;
   /** Waits up to graceMs for the queue to drain, then disconnects; returns the batches left unapplied. */
   close(graceMs: number): Promise<number>;
 }
@@ -57,6 +59,14 @@ interface ReplicatorState {
   failed: Error | undefined;
   client: Client | undefined;
   running: Promise<void> | undefined;
+  /** The retry episode under way: logged once when it starts and when its reason changes, and when it ends. */
+  episode: Episode | undefined;
+}
+
+interface Episode {
+  readonly since: number;
+  reason: string;
+  retries: number;
 }
 
 export function createReplicator(options: ReplicatorOptions): Replicator {
@@ -72,6 +82,7 @@ export function createReplicator(options: ReplicatorOptions): Replicator {
     failed: undefined,
     client: undefined,
     running: undefined,
+    episode: undefined,
   };
   const durable = (): Promise<void> => {
     if (r.failed) return Promise.reject(r.failed);
@@ -88,6 +99,7 @@ export function createReplicator(options: ReplicatorOptions): Replicator {
     durable,
     pending: () => r.queue.length,
     failure: () => r.failed,
+    failing: () => describeEpisode(r.episode),
     close: (graceMs) => close(r, graceMs, durable),
   };
 }
@@ -150,16 +162,14 @@ async function step(r: ReplicatorState, attempt: number): Promise<number> {
     // Abandoned or closed: the statement failed because its connection was cut on purpose, nothing to retry.
     if (r.stop.signal.aborted) return attempt;
     const wait = Math.min(r.backoff.maxMs, r.backoff.initialMs * 2 ** Math.min(attempt, 16));
-    options.log.warn(
-      { err, attempt: attempt + 1, retryInMs: wait, pending: queue.length },
-      'state replication failed, retrying',
-    );
+    noteFailure(r, err, wait);
     options.onRetry?.(queue.length);
     disconnect(r);
     await sleep(wait, r.stop.signal);
     return attempt + 1;
   }
   queue.splice(0, n);
+  noteSuccess(r);
   r.committed = group.at(-1)!.seq;
   options.onApplied?.(n, rows, queue.length);
   settle(r);
@@ -179,6 +189,54 @@ async function run(r: ReplicatorState): Promise<void> {
   } finally {
     r.running = undefined;
   }
+}
+
+/**
+ * A failed attempt that will be retried. The first of an episode, and each change of reason, is a warning that
+ * says what to do; the retries in between are debug lines (a database down for an hour retries every 5 s).
+ */
+function noteFailure(r: ReplicatorState, err: Error, retryInMs: number): void {
+  const reason = failureReason(err);
+  const changed = r.episode?.reason !== reason;
+  r.episode ??= { since: performance.now(), reason, retries: 0 };
+  r.episode.reason = reason;
+  r.episode.retries += 1;
+  const fields = { err, reason, retries: r.episode.retries, retryInMs, pending: r.queue.length };
+  if (changed)
+    r.options.log.warn(
+      fields,
+      `state replication failing, retrying until it succeeds: ${reason}; nothing is sent, and no cursor is ` +
+        'stored, before its state is in PostgreSQL',
+    );
+  else r.options.log.debug(fields, 'state replication failed again, retrying');
+}
+
+function noteSuccess(r: ReplicatorState): void {
+  if (!r.episode) return;
+  const { since, retries } = r.episode;
+  r.episode = undefined;
+  r.options.log.info(
+    { retries, failedForMs: Math.round(performance.now() - since), pending: r.queue.length },
+    'state replication resumed: the held transactions are reaching PostgreSQL again',
+  );
+}
+
+function describeEpisode(e: Episode | undefined): string | undefined {
+  if (!e) return undefined;
+  const s = Math.round((performance.now() - e.since) / 1000);
+  return `state replication to PostgreSQL failing for ${s} s (${e.retries} retries): ${e.reason}`;
+}
+
+/** What failed, by SQLSTATE class, with what the operator can do about it. */
+export function failureReason(err: Error): string {
+  const code = (err as { code?: unknown }).code;
+  const c = typeof code === 'string' ? code : '';
+  if (c === '53100')
+    return `PostgreSQL is out of disk space (${c} disk_full: ${err.message}); free space on the database server`;
+  if (c.startsWith('53')) return `PostgreSQL is out of a resource (${c}: ${err.message})`;
+  if (c.startsWith('57P') || c.startsWith('08') || /^E[A-Z]+$/.test(c) || c === '')
+    return `PostgreSQL is unreachable or restarting (${c || 'connection'}: ${err.message})`;
+  return `${c}: ${err.message}`;
 }
 
 function disconnect(r: ReplicatorState): void {
