@@ -1,9 +1,9 @@
 // What a PostgreSQL fault test needs beyond one server (test/helpers/postgres.ts): a streaming standby of it
 // (pg_basebackup -R) that can be promoted, and a tablespace on a small file system of its own that can be filled
 // to the last byte and freed again, so that the database's writes fail with ENOSPC the way a full disk fails them.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -23,6 +23,20 @@ function pgTool(tool: string, args: readonly string[]): void {
   const r = spawnSync(cmd, argv, { encoding: 'utf8', cwd: '/', timeout: 90_000 });
   if (r.status !== 0)
     throw new Error(`${tool} ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+}
+
+/** The same, without blocking this process: a proxy of the test may be on the tool's path (pg_basebackup). */
+function pgToolAsync(tool: string, args: readonly string[]): Promise<void> {
+  const file = join(POSTGRES_BIN ?? '', tool);
+  const as = asPostgresUser();
+  const [cmd, argv] = as ? ['runuser', ['-u', 'nobody', '--', file, ...args]] : [file, [...args]];
+  return new Promise((resolve, reject) =>
+    execFile(cmd, argv, { cwd: '/', timeout: 90_000 }, (err, stdout, stderr) =>
+      err
+        ? reject(new Error(`${tool} ${args.join(' ')} failed: ${stderr || stdout || err.message}`))
+        : resolve(),
+    ),
+  );
 }
 
 async function freePort(): Promise<number> {
@@ -55,29 +69,23 @@ export interface Standby {
   readonly port: number;
   /** `pg_ctl promote -w`: the standby leaves recovery and takes writes. */
   promote(): void;
-  /** True once the standby has replayed everything the primary had written when this was called. */
+  /** Resolves (true) once the standby has replayed everything the primary had committed when this was called. */
   caughtUp(primaryUrl: string): Promise<boolean>;
   destroy(): void;
 }
 
-/** A streaming standby of `primary` (asynchronous replication, as pg_basebackup -R writes it), started. */
-export async function startStandby(primary: PostgresServer): Promise<Standby> {
+/**
+ * A streaming standby of `primary` (asynchronous replication, as pg_basebackup -R writes it), started. `viaPort`:
+ * the standby reaches the primary through that port (a proxy that can be cut, so that it falls behind).
+ */
+export async function startStandby(primary: PostgresServer, viaPort = primary.port): Promise<Standby> {
   const dir = mkdtempSync(join(tmpdir(), 'sentinel-pg-standby-'));
   chmodSync(dir, 0o700);
   const as = asPostgresUser();
   if (as) chownSync(dir, as.uid, as.gid);
   const data = join(dir, 'data');
-  pgTool('pg_basebackup', [
-    '-h',
-    '127.0.0.1',
-    '-p',
-    String(primary.port),
-    '-U',
-    'sentinel',
-    '-D',
-    data,
-    '-R',
-  ]);
+  const source = ['-h', '127.0.0.1', '-p', String(viaPort), '-U', 'sentinel'];
+  await pgToolAsync('pg_basebackup', [...source, '-D', data, '-R', '-c', 'fast']);
   const port = await freePort();
   pgTool('pg_ctl', [
     '-D',
@@ -95,13 +103,20 @@ export async function startStandby(primary: PostgresServer): Promise<Standby> {
     port,
     promote: () => pgTool('pg_ctl', ['-D', data, '-w', '-t', '60', 'promote']),
     async caughtUp(primaryUrl) {
-      const [head] = await sql<{ lsn: string }>(primaryUrl, 'SELECT pg_current_wal_lsn()::text AS lsn');
-      const url = `postgres://sentinel@127.0.0.1:${port}/postgres`;
-      const [row] = await sql<{ ok: boolean }>(
-        url,
-        `SELECT pg_last_wal_replay_lsn() >= '${head?.lsn ?? '0/0'}'::pg_lsn AS ok`,
+      // A row written on the primary now and read on the standby: WAL is replayed in order, so everything the
+      // primary committed before it is on the standby too (comparing LSNs can wait forever on an idle primary).
+      const admin = primaryUrl.replace(/\/[^/]*$/, '/postgres');
+      const probe = Math.floor(Math.random() * 1e9);
+      await sql(
+        admin,
+        `CREATE TABLE IF NOT EXISTS standby_probe (n bigint); INSERT INTO standby_probe VALUES (${probe})`,
       );
-      return row?.ok === true;
+      const url = `postgres://sentinel@127.0.0.1:${port}/postgres`;
+      for (;;) {
+        const rows = await sql(url, `SELECT 1 FROM standby_probe WHERE n = ${probe}`).catch(() => []);
+        if (rows.length > 0) return true;
+        await new Promise((r) => setTimeout(r, 50));
+      }
     },
     destroy() {
       try {
@@ -172,4 +187,45 @@ export async function startSmallDisk(server: PostgresServer, name: string, sizeM
 /** Writes the daemon's PostgreSQL URL where the config's url_file points. */
 export function writeUrlFile(path: string, url: string): void {
   writeFileSync(path, url);
+}
+
+export interface Endpoint {
+  readonly port: number;
+  /** New connections go to this port from now on; those open stay where they are (and die with their server). */
+  pointTo(port: number): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The address a client is given for "the primary" when its driver takes one host (node-postgres has no multi-host
+ * URL): a virtual IP, a proxy (HAProxy, PgBouncer) or a Service that the failover tooling points at the new primary.
+ */
+export async function startEndpoint(upstream: number): Promise<Endpoint> {
+  let target = upstream;
+  const sockets = new Set<Socket>();
+  const track = (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  };
+  const server = createServer((client) => {
+    track(client);
+    const up = connect(target, '127.0.0.1');
+    track(up);
+    client.on('error', () => up.destroy());
+    up.on('error', () => client.destroy());
+    client.pipe(up);
+    up.pipe(client);
+    client.on('close', () => up.destroy());
+    up.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    pointTo: (port) => void (target = port),
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -71,6 +71,29 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL state backend',
     await again.close();
   }, 120_000);
 
+  it('stops, writing nothing, when PostgreSQL no longer holds transactions it acknowledged (a failover that lost them)', async () => {
+    const url = server.createDatabase('lost_commits');
+    const logs = captureLogs();
+    const store = await openPostgresStore({ url, log: logs.logger, fence: () => 3n });
+    await query(url, 'INSERT INTO sentinel_lease (id, token, holder) VALUES (1, 3, $$us$$)');
+    const m = modules(store);
+    for (let i = 1; i <= 3; i++) {
+      step(store, m, i);
+      await store.durable();
+    }
+    // What a standby promoted before it received the last two commits holds: the first step only.
+    await query(url, 'UPDATE sentinel_commits SET batches = 1 WHERE token = 3');
+    await query(url, `UPDATE tail_cursor SET safe = ${NS + 1n}`);
+    step(store, m, 4);
+    const refused = await store.durable().catch((err: unknown) => err);
+
+    expect(refused).toMatchObject({ name: 'CommitsLostError', held: 1, committed: 3 });
+    expect(store.check()).toMatch(/PostgreSQL lost 2 of the 3 transactions/);
+    const cursors = await query<{ safe: string }>(url, 'SELECT safe::text AS safe FROM tail_cursor');
+    expect(cursors).toEqual([{ safe: String(NS + 1n) }]);
+    await store.close();
+  }, 60_000);
+
   it('refuses every batch once a newer leader holds the lease, and applies nothing of it', async () => {
     const url = server.createDatabase('fencing');
     const logs = captureLogs();

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { applyBatch } from './apply-batch.js';
 import { type Batch, batchRows, mergeBatches } from './batch.js';
 import { FencedError } from '../fenced-error.js';
+import { CommitsLostError } from './commits-lost-error.js';
 
 export interface ReplicatorOptions {
   readonly connect: () => Promise<Client>;
@@ -56,6 +57,8 @@ interface ReplicatorState {
   /** Sequence number of the last batch pushed, and of the last one committed in PostgreSQL. */
   pushed: number;
   committed: number;
+  /** PostgreSQL transactions this replicator saw commit (each audited under the token: CommitsLostError). */
+  transactions: number;
   failed: Error | undefined;
   client: Client | undefined;
   running: Promise<void> | undefined;
@@ -65,6 +68,7 @@ interface ReplicatorState {
 
 interface Episode {
   readonly since: number;
+  kind: string;
   reason: string;
   retries: number;
 }
@@ -79,6 +83,7 @@ export function createReplicator(options: ReplicatorOptions): Replicator {
     backoff: options.backoff ?? { initialMs: 100, maxMs: 5_000 },
     pushed: 0,
     committed: 0,
+    transactions: 0,
     failed: undefined,
     client: undefined,
     running: undefined,
@@ -156,7 +161,8 @@ async function step(r: ReplicatorState, attempt: number): Promise<number> {
   const group = queue.slice(0, n);
   try {
     r.client ??= await options.connect();
-    await applyBatch(r.client, group.length === 1 ? group[0]! : mergeBatches(group), options.fence);
+    const batch = group.length === 1 ? group[0]! : mergeBatches(group);
+    await applyBatch(r.client, batch, options.fence, r.transactions);
   } catch (err) {
     if (!(err instanceof Error) || !retryable(err)) throw err;
     // Abandoned or closed: the statement failed because its connection was cut on purpose, nothing to retry.
@@ -169,6 +175,7 @@ async function step(r: ReplicatorState, attempt: number): Promise<number> {
     return attempt + 1;
   }
   queue.splice(0, n);
+  r.transactions += 1;
   noteSuccess(r);
   r.committed = group.at(-1)!.seq;
   options.onApplied?.(n, rows, queue.length);
@@ -197,8 +204,10 @@ async function run(r: ReplicatorState): Promise<void> {
  */
 function noteFailure(r: ReplicatorState, err: Error, retryInMs: number): void {
   const reason = failureReason(err);
-  const changed = r.episode?.reason !== reason;
-  r.episode ??= { since: performance.now(), reason, retries: 0 };
+  const kind = failureKind(err);
+  const changed = r.episode?.kind !== kind;
+  r.episode ??= { since: performance.now(), kind, reason, retries: 0 };
+  r.episode.kind = kind;
   r.episode.reason = reason;
   r.episode.retries += 1;
   const fields = { err, reason, retries: r.episode.retries, retryInMs, pending: r.queue.length };
@@ -227,15 +236,25 @@ function describeEpisode(e: Episode | undefined): string | undefined {
   return `state replication to PostgreSQL failing for ${s} s (${e.retries} retries): ${e.reason}`;
 }
 
+/** What kind of failure: a change of kind is logged again, a new message of the same kind is not. */
+function failureKind(err: Error): string {
+  const code = (err as { code?: unknown }).code;
+  const c = typeof code === 'string' ? code : '';
+  if (c === '53100') return 'disk';
+  if (c.startsWith('53')) return 'resource';
+  if (c.startsWith('57P') || c.startsWith('08') || /^E[A-Z]+$/.test(c) || c === '') return 'unreachable';
+  return c;
+}
+
 /** What failed, by SQLSTATE class, with what the operator can do about it. */
 export function failureReason(err: Error): string {
   const code = (err as { code?: unknown }).code;
-  const c = typeof code === 'string' ? code : '';
-  if (c === '53100')
+  const c = typeof code === 'string' && code ? code : 'connection';
+  const kind = failureKind(err);
+  if (kind === 'disk')
     return `PostgreSQL is out of disk space (${c} disk_full: ${err.message}); free space on the database server`;
-  if (c.startsWith('53')) return `PostgreSQL is out of a resource (${c}: ${err.message})`;
-  if (c.startsWith('57P') || c.startsWith('08') || /^E[A-Z]+$/.test(c) || c === '')
-    return `PostgreSQL is unreachable or restarting (${c || 'connection'}: ${err.message})`;
+  if (kind === 'resource') return `PostgreSQL is out of a resource (${c}: ${err.message})`;
+  if (kind === 'unreachable') return `PostgreSQL is unreachable or restarting (${c}: ${err.message})`;
   return `${c}: ${err.message}`;
 }
 
@@ -250,7 +269,7 @@ function disconnect(r: ReplicatorState): void {
 
 /** Connection-level failures (network, server restart, admin shutdown, too many connections) are worth a retry. */
 export function retryable(err: Error): boolean {
-  if (err instanceof FencedError) return false;
+  if (err instanceof FencedError || err instanceof CommitsLostError) return false;
   const code = (err as { code?: unknown }).code;
   // No code: pg's "Connection terminated", its query timeouts, a socket closing.
   if (code === undefined) return true;
