@@ -39,7 +39,11 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL failover under 
     await link?.close();
     standby?.destroy();
     primary?.destroy();
-    [set, endpoint, link, standby, primary] = [];
+    set = undefined;
+    endpoint = undefined;
+    link = undefined;
+    standby = undefined;
+    primary = undefined;
   });
   afterAll(async () => env?.close());
 
