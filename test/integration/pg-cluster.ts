@@ -78,7 +78,10 @@ export interface Standby {
  * A streaming standby of `primary` (asynchronous replication, as pg_basebackup -R writes it), started. `viaPort`:
  * the standby reaches the primary through that port (a proxy that can be cut, so that it falls behind).
  */
-export async function startStandby(primary: PostgresServer, viaPort = primary.port): Promise<Standby> {
+export async function startStandby(
+  primary: { readonly port: number },
+  viaPort = primary.port,
+): Promise<Standby> {
   const dir = mkdtempSync(join(tmpdir(), 'sentinel-pg-standby-'));
   chmodSync(dir, 0o700);
   const as = asPostgresUser();
