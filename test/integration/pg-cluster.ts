@@ -88,8 +88,18 @@ export async function startStandby(
   if (as) chownSync(dir, as.uid, as.gid);
   const data = join(dir, 'data');
   const source = ['-h', '127.0.0.1', '-p', String(viaPort), '-U', 'sentinel'];
-  await pgToolAsync('pg_basebackup', [...source, '-D', data, '-R', '-c', 'fast']);
   const port = await freePort();
+  try {
+    await pgToolAsync('pg_basebackup', [...source, '-D', data, '-R', '-c', 'fast']);
+    startStandbyServer(data, dir, port);
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true }); // nothing left behind by a standby that never started
+    throw err;
+  }
+  return standbyOf(data, dir, port);
+}
+
+function startStandbyServer(data: string, dir: string, port: number): void {
   pgTool('pg_ctl', [
     '-D',
     data,
@@ -102,6 +112,9 @@ export async function startStandby(
     `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c max_connections=200`,
     'start',
   ]);
+}
+
+function standbyOf(data: string, dir: string, port: number): Standby {
   return {
     port,
     promote: () => pgTool('pg_ctl', ['-D', data, '-w', '-t', '60', 'promote']),
@@ -115,11 +128,13 @@ export async function startStandby(
         `CREATE TABLE IF NOT EXISTS standby_probe (n bigint); INSERT INTO standby_probe VALUES (${probe})`,
       );
       const url = `postgres://sentinel@127.0.0.1:${port}/postgres`;
-      for (;;) {
+      const until = performance.now() + 60_000;
+      while (performance.now() < until) {
         const rows = await sql(url, `SELECT 1 FROM standby_probe WHERE n = ${probe}`).catch(() => []);
         if (rows.length > 0) return true;
         await new Promise((r) => setTimeout(r, 50));
       }
+      throw new Error(`the standby on port ${port} did not replay the primary's last commit within 60 s`);
     },
     destroy() {
       try {
@@ -165,12 +180,21 @@ export async function startSmallDisk(server: PostgresServer, name: string, sizeM
   const as = asPostgresUser();
   const owner = as ? `,uid=${as.uid},gid=${as.gid}` : '';
   execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m,mode=0700${owner}`, 'tmpfs', mount]);
+  const unmount = () => {
+    spawnSync('umount', ['-l', mount]);
+    rmSync(mount, { recursive: true, force: true });
+  };
   const space = join(mount, 'ts');
-  mkdirSync(space, { mode: 0o700 });
-  if (as) chownSync(space, as.uid, as.gid);
   const admin = server.url.replace(/\/[^/]*$/, '/postgres');
-  await sql(admin, `CREATE TABLESPACE ${name}_space LOCATION '${space}'`);
-  await sql(admin, `CREATE DATABASE ${name} TABLESPACE ${name}_space`);
+  try {
+    mkdirSync(space, { mode: 0o700 });
+    if (as) chownSync(space, as.uid, as.gid);
+    await sql(admin, `CREATE TABLESPACE ${name}_space LOCATION '${space}'`);
+    await sql(admin, `CREATE DATABASE ${name} TABLESPACE ${name}_space`);
+  } catch (err) {
+    unmount(); // a mount left behind would outlive the test run
+    throw err;
+  }
   const filler = join(mount, 'filler');
   return {
     url: admin.replace(/\/postgres$/, `/${name}`),
@@ -181,8 +205,7 @@ export async function startSmallDisk(server: PostgresServer, name: string, sizeM
     free: () => rmSync(filler, { force: true }),
     destroy() {
       rmSync(filler, { force: true });
-      spawnSync('umount', ['-l', mount]);
-      rmSync(mount, { recursive: true, force: true });
+      unmount();
     },
   };
 }
