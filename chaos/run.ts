@@ -29,6 +29,7 @@ import { clockStep } from './clock-step.js';
 import { namesAndViews } from './names-and-views.js';
 import { exitBound } from './exit-bound.js';
 import { pgFailoverBehind } from './pg-failover-behind.js';
+import { pgDiskFull } from './pg-disk-full.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -52,6 +53,7 @@ const SCENARIOS: readonly Scenario[] = [
   namesAndViews,
   exitBound,
   pgFailoverBehind,
+  pgDiskFull,
 ];
 
 const { values } = parseArgs({
