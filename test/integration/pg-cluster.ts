@@ -255,3 +255,18 @@ export async function startEndpoint(upstream: number): Promise<Endpoint> {
       }),
   };
 }
+
+/**
+ * One rule per marker memo (`pgm-<name>`): a digest groups by rule, so each marker's alert goes out as a message of
+ * its own, naming its memo, and the living ledger's own traffic never matches. `pad` is added to the summary.
+ */
+export function markerRules(names: readonly string[], pad = ''): string {
+  const rules = names.map(
+    (n) => `  - id: marker-${n}
+    when: { memo: { contains: 'pgm-${n}' } }
+    summary: 'marker pgm-${n} ${pad}'
+    notify: [ops-slack]
+    throttle: 0s`,
+  );
+  return `rules:\n${rules.join('\n')}\n`;
+}

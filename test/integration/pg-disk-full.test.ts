@@ -11,8 +11,15 @@ import { largeDebit } from '@ledger-sentinel/simulator/traffic-inject';
 import { spawnSentinel, type SentinelProcess } from '../../bench/lib/daemon-process.js';
 import { linesWith, sentIds } from '../helpers/ha-replicas.js';
 import { POSTGRES_BIN, POSTGRES_REQUIRED, startPostgres, type PostgresServer } from '../helpers/postgres.js';
-import { LARGE_DEBIT_RULE, metricValue, startDaemonEnv, until, type DaemonEnv } from './daemon-harness.js';
-import { smallDiskUnavailable, startSmallDisk, sql, writeUrlFile, type SmallDisk } from './pg-cluster.js';
+import { metricValue, startDaemonEnv, until, type DaemonEnv } from './daemon-harness.js';
+import {
+  markerRules,
+  smallDiskUnavailable,
+  startSmallDisk,
+  sql,
+  writeUrlFile,
+  type SmallDisk,
+} from './pg-cluster.js';
 
 const HBAR = 100_000_000n;
 /**
@@ -33,7 +40,7 @@ describe.skipIf((!POSTGRES_BIN && !POSTGRES_REQUIRED) || noDisk !== undefined)(
     beforeAll(async () => {
       server = await startPostgres();
       env = await startDaemonEnv();
-      env.writeRule('large-debit.yaml', LARGE_DEBIT_RULE.replace("HBAR debited'", `HBAR debited ${PAD}'`));
+      env.writeRule('markers.yaml', markerRules(['a', 'b'], PAD));
       disk = await startSmallDisk(server, 'disk_full');
     }, 120_000);
     afterAll(async () => {
@@ -55,6 +62,12 @@ describe.skipIf((!POSTGRES_BIN && !POSTGRES_REQUIRED) || noDisk !== undefined)(
       const r = await fetch(`${url}/readyz`);
       return { status: r.status, body: await r.text() };
     };
+    const mark = (name: string, account: string) =>
+      env.ledger.ledger.inject({
+        ...largeDebit(account, 2_000n * HBAR, '0.0.1001'),
+        memo: `pgm-${name}`,
+        result: 'SUCCESS',
+      });
     const accepted = (tag: string) =>
       env.slack.requests.filter((r) => r.answer.status === 200 && r.body.includes(tag)).length;
 
@@ -69,8 +82,8 @@ describe.skipIf((!POSTGRES_BIN && !POSTGRES_REQUIRED) || noDisk !== undefined)(
       const a = start('pod-a');
       const aUrl = await a.httpUrl(60_000);
       await a.waitFor((out) => out.includes('leader elected'), 60_000);
-      env.ledger.ledger.inject(largeDebit('0.0.1003', 2_100n * HBAR, '0.0.1001'));
-      await until(async () => accepted('2,100') > 0);
+      mark('a', '0.0.1003');
+      await until(async () => accepted('pgm-a') > 0);
       // Its "sent" is in PostgreSQL before the disk fills: a mark held back with it would be sent again by design.
       await until(
         async () =>
@@ -78,7 +91,7 @@ describe.skipIf((!POSTGRES_BIN && !POSTGRES_REQUIRED) || noDisk !== undefined)(
       );
 
       disk.fill();
-      env.ledger.ledger.inject(largeDebit('0.0.1004', 2_300n * HBAR, '0.0.1001'));
+      mark('b', '0.0.1004');
       await a.waitFor((out) => out.includes(FAILING), 60_000);
       await until(
         async () => ((await metricValue(aUrl, 'ledger_sentinel_state_replication_retries_total')) ?? 0) >= 3,
@@ -93,10 +106,10 @@ describe.skipIf((!POSTGRES_BIN && !POSTGRES_REQUIRED) || noDisk !== undefined)(
       await b.waitFor((out) => out.includes('leader elected'), 60_000);
       await b.waitFor((out) => out.includes(FAILING), 60_000);
       const bReady = await readyz(bUrl);
-      const sentWhileFull = accepted('2,300');
+      const sentWhileFull = accepted('pgm-b');
 
       disk.free();
-      await until(async () => accepted('2,300') > 0);
+      await until(async () => accepted('pgm-b') > 0);
       await b.waitFor((out) => out.includes('"msg":"state replication resumed'), 60_000);
       await until(async () => (await readyz(bUrl)).status === 200);
       await until(
@@ -111,8 +124,8 @@ describe.skipIf((!POSTGRES_BIN && !POSTGRES_REQUIRED) || noDisk !== undefined)(
       expect(linesWith(a.stdout(), FAILING)).toBe(1);
       expect(a.stdout()).toContain('No space left on device');
       expect(sentWhileFull).toBe(0);
-      expect(accepted('2,100')).toBe(1);
-      expect(accepted('2,300')).toBe(1);
+      expect(accepted('pgm-a')).toBe(1);
+      expect(accepted('pgm-b')).toBe(1);
       // By id, not by account: the living ledger's own traffic may debit a watched account past the threshold too.
       expect(new Set(sent).size).toBe(sent.length);
     }, 150_000);

@@ -17,8 +17,16 @@ import {
 } from '../helpers/ha-replicas.js';
 import { POSTGRES_BIN, POSTGRES_REQUIRED, startPostgres, type PostgresServer } from '../helpers/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
-import { LARGE_DEBIT_RULE, startDaemonEnv, until, type DaemonEnv } from './daemon-harness.js';
-import { sql, startEndpoint, startStandby, writeUrlFile, type Endpoint, type Standby } from './pg-cluster.js';
+import { startDaemonEnv, until, type DaemonEnv } from './daemon-harness.js';
+import {
+  markerRules,
+  sql,
+  startEndpoint,
+  startStandby,
+  writeUrlFile,
+  type Endpoint,
+  type Standby,
+} from './pg-cluster.js';
 
 const HBAR = 100_000_000n;
 
@@ -31,7 +39,7 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL failover under 
   let set: ReplicaSet | undefined;
   beforeAll(async () => {
     env = await startDaemonEnv();
-    env.writeRule('large-debit.yaml', LARGE_DEBIT_RULE);
+    env.writeRule('markers.yaml', markerRules(['a', 'b', 'c', 'd', 'e']));
   }, 60_000);
   afterEach(async () => {
     await set?.close();
@@ -70,6 +78,12 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL failover under 
     endpoint?.pointTo(standby?.port ?? 0);
   }
 
+  const mark = (name: string, account: string) =>
+    env.ledger.ledger.inject({
+      ...largeDebit(account, 2_000n * HBAR, '0.0.1001'),
+      memo: `pgm-${name}`,
+      result: 'SUCCESS',
+    });
   const accepted = (tag: string) =>
     env.slack.requests.filter((r) => r.answer.status === 200 && r.body.includes(tag)).length;
   const allSent = (s: ReplicaSet) =>
@@ -91,20 +105,22 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL failover under 
     const { url, set: s, standby: next } = await cluster();
     onTestFailed(() => console.error(output(s)));
     await s.waitForLeader();
-    env.ledger.ledger.inject(largeDebit('0.0.1003', 2_100n * HBAR, '0.0.1001'));
-    await until(async () => accepted('2,100') > 0);
+    mark('a', '0.0.1003');
+    await until(async () => accepted('pgm-a') > 0);
+    // Its "sent" committed and on the standby: a mark lost with the primary would be sent again by design.
+    await until(async () => ((await deliveriesByStatus(url)).pending ?? 0) === 0);
     await until(() => next.caughtUp(primary?.url ?? ''));
 
     failover();
-    env.ledger.ledger.inject(largeDebit('0.0.1004', 2_300n * HBAR, '0.0.1001'));
-    await until(async () => accepted('2,300') > 0);
+    mark('b', '0.0.1004');
+    await until(async () => accepted('pgm-b') > 0);
     await until(async () => ((await deliveriesByStatus(url)).pending ?? 0) === 0);
     await s.waitForLeader();
     const [lease] = await sql<{ token: string }>(url, 'SELECT token::text FROM sentinel_lease');
     const tokens = await sql<{ token: string }>(url, 'SELECT token::text FROM sentinel_commits');
 
-    expect(accepted('2,100')).toBe(1);
-    expect(accepted('2,300')).toBe(1);
+    expect(accepted('pgm-a')).toBe(1);
+    expect(accepted('pgm-b')).toBe(1);
     const sent = allSent(s);
     expect(new Set(sent).size).toBe(sent.length);
     // Fencing survived the move: no batch in the new primary under a token newer than the lease's.
@@ -117,8 +133,10 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL failover under 
     const { url, set: s, standby: next, link: toStandby } = await cluster();
     onTestFailed(() => console.error(output(s)));
     await s.waitForLeader();
-    env.ledger.ledger.inject(largeDebit('0.0.1003', 2_100n * HBAR, '0.0.1001'));
-    await until(async () => accepted('2,100') > 0);
+    mark('c', '0.0.1003');
+    await until(async () => accepted('pgm-c') > 0);
+    // Its "sent" committed and on the standby: a mark lost with the primary would be sent again by design.
+    await until(async () => ((await deliveriesByStatus(url)).pending ?? 0) === 0);
     await until(() => next.caughtUp(primary?.url ?? ''));
 
     // From here the standby receives nothing: whatever the leader commits now exists only on the old primary.
@@ -128,9 +146,9 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL failover under 
       ...Array.from({ length: holds }, () => ({ status: 429, headers: { 'retry-after': '1' } })),
     );
     const before = env.slack.requests.length;
-    env.ledger.ledger.inject(largeDebit('0.0.1004', 2_300n * HBAR, '0.0.1001'));
+    mark('d', '0.0.1004');
     // Sent only after its batch was acknowledged by the (old) primary: the alert is in the commits the standby lacks.
-    await until(async () => env.slack.requests.slice(before).some((r) => r.body.includes('2,300')));
+    await until(async () => env.slack.requests.slice(before).some((r) => r.body.includes('pgm-d')));
 
     failover();
     const total = 'SELECT coalesce(sum(batches), 0)::int AS n FROM sentinel_commits';
@@ -140,8 +158,8 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL failover under 
     const leading = s.leader();
     if (leading) s.signal(leading, 'SIGKILL'); // a later crash, which shows whatever gap the state was left with
     await s.waitForLeader();
-    env.ledger.ledger.inject(largeDebit('0.0.1003', 2_500n * HBAR, '0.0.1001'));
-    await until(async () => accepted('2,500') > 0);
+    mark('e', '0.0.1003');
+    await until(async () => accepted('pgm-e') > 0);
     await until(async () => ((await deliveriesByStatus(url)).pending ?? 0) === 0);
 
     const out = s
@@ -152,8 +170,8 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL failover under 
     // bump lost with them), and every later leader loaded a consistent state.
     expect(/PostgreSQL lost \d+ of the \d+ transactions|state write refused/.test(out)).toBe(true);
     expect(out).not.toContain('FOREIGN KEY constraint failed');
-    expect(accepted('2,100')).toBe(1);
-    expect(accepted('2,300')).toBe(1);
+    expect(accepted('pgm-c')).toBe(1);
+    expect(accepted('pgm-d')).toBe(1);
     const sent = allSent(s);
     expect(new Set(sent).size).toBe(sent.length);
     expect(s.all().every((r) => linesWith(r.proc.stdout(), '"msg":"leadership lost') <= 1)).toBe(true);
