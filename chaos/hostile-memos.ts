@@ -33,10 +33,15 @@ const HTML_ACTIVE = [
   /X-Injected: 1\s*<html>/i,
 ];
 
+/**
+ * Every string Slack would parse for mentions and links. A `plain_text` text object is shown as written (Slack
+ * applies no markup there, so `<!channel>` in a header is inert text): it is skipped.
+ */
 function strings(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
   else if (Array.isArray(value)) for (const v of value) strings(v, out);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) strings(v, out);
+  else if (value && typeof value === 'object' && (value as { type?: unknown }).type !== 'plain_text')
+    for (const v of Object.values(value)) strings(v, out);
   return out;
 }
 
@@ -98,6 +103,10 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
     }
     const injectedHeaders = smtp.messages.filter((m) => m.headers.has('x-injected')).length;
     const controlSlack = slackViolations(JSON.stringify({ text: HOSTILE_MEMOS[0]?.bytes.toString() }));
+    // and a raw memo in a mrkdwn text object is caught too
+    const controlMrkdwn = slackViolations(
+      JSON.stringify({ blocks: [{ text: { type: 'mrkdwn', text: HOSTILE_MEMOS[0]?.bytes.toString() } }] }),
+    );
     const controlHtml = htmlViolations(
       HOSTILE_MEMOS.find((m) => m.name === 'html-script')?.bytes.toString() ?? '',
     );
@@ -108,7 +117,7 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
       checked(
         SUITE,
         'control: raw memos are caught by the checks',
-        controlSlack > 0 && controlHtml > 0 ? 1 : 0,
+        controlSlack > 0 && controlMrkdwn > 0 && controlHtml > 0 ? 1 : 0,
         '==',
         1,
       ),
