@@ -12,22 +12,24 @@ import { quoteIdent, type TableDef } from './table-def.js';
 const MAX_PARAMS = 30_000;
 
 /**
- * `committed`: how many transactions this store saw committed under its token before this one. PostgreSQL must
- * count at least as many (more when a COMMIT whose answer was lost is re-sent); fewer means it lost some
- * (CommitsLostError, thrown before anything of this batch is written).
+ * `committed(token)`: how many transactions this store saw committed under that token before this one. PostgreSQL
+ * must count at least as many (more when a COMMIT whose answer was lost is re-sent); fewer means it lost some
+ * (CommitsLostError, thrown before anything of this batch is written). Returns the token the batch was audited
+ * under (undefined: no lease row, nothing audited), for the caller to count.
  */
 export async function applyBatch(
   client: ClientBase,
   batch: Batch,
   fence: (() => bigint | undefined) | undefined,
-  committed = 0,
-): Promise<void> {
+  committed: (token: bigint) => number = () => 0,
+): Promise<bigint | undefined> {
   await client.query('BEGIN');
   try {
     const token = await checkFence(client, fence);
     if (token !== undefined) {
       const held = (await audit(client, token)) - 1;
-      if (held < committed) throw new CommitsLostError(token, held, committed);
+      const seen = committed(token);
+      if (held < seen) throw new CommitsLostError(token, held, seen);
     }
     for (const change of batch.schema) await applySchema(client, change);
     for (const { def, rows } of batch.tables.values()) {
@@ -44,6 +46,7 @@ export async function applyBatch(
       );
     }
     await client.query('COMMIT');
+    return token;
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;

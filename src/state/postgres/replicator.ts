@@ -57,8 +57,12 @@ interface ReplicatorState {
   /** Sequence number of the last batch pushed, and of the last one committed in PostgreSQL. */
   pushed: number;
   committed: number;
-  /** PostgreSQL transactions this replicator saw commit (each audited under the token: CommitsLostError). */
+  /**
+   * PostgreSQL transactions this replicator saw commit under `token` (each audited: CommitsLostError). Counted per
+   * token: a batch committed with no lease row yet, or under an earlier token, is no part of the current count.
+   */
   transactions: number;
+  token: bigint | undefined;
   failed: Error | undefined;
   client: Client | undefined;
   running: Promise<void> | undefined;
@@ -84,6 +88,7 @@ export function createReplicator(options: ReplicatorOptions): Replicator {
     pushed: 0,
     committed: 0,
     transactions: 0,
+    token: undefined,
     failed: undefined,
     client: undefined,
     running: undefined,
@@ -159,10 +164,13 @@ async function step(r: ReplicatorState, attempt: number): Promise<number> {
   while (n < queue.length && (n === 0 || rows + batchRows(queue[n]!) <= r.mergeRows))
     rows += batchRows(queue[n++]!);
   const group = queue.slice(0, n);
+  let audited: bigint | undefined;
   try {
     r.client ??= await options.connect();
     const batch = group.length === 1 ? group[0]! : mergeBatches(group);
-    await applyBatch(r.client, batch, options.fence, r.transactions);
+    audited = await applyBatch(r.client, batch, options.fence, (token) =>
+      token === r.token ? r.transactions : 0,
+    );
   } catch (err) {
     if (!(err instanceof Error) || !retryable(err)) throw err;
     // Abandoned or closed: the statement failed because its connection was cut on purpose, nothing to retry.
@@ -175,7 +183,10 @@ async function step(r: ReplicatorState, attempt: number): Promise<number> {
     return attempt + 1;
   }
   queue.splice(0, n);
-  r.transactions += 1;
+  if (audited !== undefined) {
+    r.transactions = audited === r.token ? r.transactions + 1 : 1;
+    r.token = audited;
+  }
   noteSuccess(r);
   r.committed = group.at(-1)!.seq;
   options.onApplied?.(n, rows, queue.length);
