@@ -12,24 +12,22 @@ import { quoteIdent, type TableDef } from './table-def.js';
 const MAX_PARAMS = 30_000;
 
 /**
- * `committed(token)`: how many transactions this store saw committed under that token before this one. PostgreSQL
- * must count at least as many (more when a COMMIT whose answer was lost is re-sent); fewer means it lost some
- * (CommitsLostError, thrown before anything of this batch is written). Returns the token the batch was audited
- * under (undefined: no lease row, nothing audited), for the caller to count.
+ * `committed`: how many transactions this store saw committed under its token before this one. PostgreSQL must
+ * count at least as many (more when a COMMIT whose answer was lost is re-sent); fewer means it lost some
+ * (CommitsLostError, thrown before anything of this batch is written).
  */
 export async function applyBatch(
   client: ClientBase,
   batch: Batch,
   fence: (() => bigint | undefined) | undefined,
-  committed: (token: bigint) => number = () => 0,
-): Promise<bigint | undefined> {
+  committed = 0,
+): Promise<void> {
   await client.query('BEGIN');
   try {
     const token = await checkFence(client, fence);
     if (token !== undefined) {
       const held = (await audit(client, token)) - 1;
-      const seen = committed(token);
-      if (held < seen) throw new CommitsLostError(token, held, seen);
+      if (held < committed) throw new CommitsLostError(token, held, committed);
     }
     for (const change of batch.schema) await applySchema(client, change);
     for (const { def, rows } of batch.tables.values()) {
@@ -46,7 +44,6 @@ export async function applyBatch(
       );
     }
     await client.query('COMMIT');
-    return token;
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;

@@ -94,36 +94,6 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL state backend',
     await store.close();
   }, 60_000);
 
-  it('counts commits per token: batches written before the lease row, or under an earlier token, are not lost ones', async () => {
-    const url = server.createDatabase('commits_per_token');
-    const logs = captureLogs();
-    let token = 3n;
-    const store = await openPostgresStore({ url, log: logs.logger, fence: () => token });
-    const m = modules(store);
-    // No lease row yet: nothing is fenced or audited.
-    step(store, m, 1);
-    await store.durable();
-    await query(url, 'INSERT INTO sentinel_lease (id, token, holder) VALUES (1, 3, $$us$$)');
-    step(store, m, 2);
-    await store.durable();
-    // A new leadership of the same store: its count starts again.
-    await query(url, 'UPDATE sentinel_lease SET token = 4 WHERE id = 1');
-    token = 4n;
-    step(store, m, 3);
-    await store.durable();
-
-    expect(store.check()).toBeUndefined();
-    const commits = await query<{ token: string; batches: string }>(
-      url,
-      'SELECT token::text AS token, batches FROM sentinel_commits ORDER BY token',
-    );
-    expect(commits).toEqual([
-      { token: '3', batches: '1' },
-      { token: '4', batches: '1' },
-    ]);
-    await store.close();
-  }, 60_000);
-
   it('opens a state that lost an alert but kept its delivery, leaving the orphan out and saying so', async () => {
     const url = server.createDatabase('orphans');
     const logs = captureLogs();

@@ -57,12 +57,8 @@ interface ReplicatorState {
   /** Sequence number of the last batch pushed, and of the last one committed in PostgreSQL. */
   pushed: number;
   committed: number;
-  /**
-   * PostgreSQL transactions this replicator saw commit under `token` (each audited: CommitsLostError). Counted per
-   * token: a batch committed with no lease row yet, or under an earlier token, is no part of the current count.
-   */
+  /** PostgreSQL transactions this replicator saw commit (each audited under the token: CommitsLostError). */
   transactions: number;
-  token: bigint | undefined;
   failed: Error | undefined;
   client: Client | undefined;
   running: Promise<void> | undefined;
@@ -88,7 +84,6 @@ export function createReplicator(options: ReplicatorOptions): Replicator {
     pushed: 0,
     committed: 0,
     transactions: 0,
-    token: undefined,
     failed: undefined,
     client: undefined,
     running: undefined,
@@ -164,13 +159,10 @@ async function step(r: ReplicatorState, attempt: number): Promise<number> {
   while (n < queue.length && (n === 0 || rows + batchRows(queue[n]!) <= r.mergeRows))
     rows += batchRows(queue[n++]!);
   const group = queue.slice(0, n);
-  let audited: bigint | undefined;
   try {
     r.client ??= await options.connect();
     const batch = group.length === 1 ? group[0]! : mergeBatches(group);
-    audited = await applyBatch(r.client, batch, options.fence, (token) =>
-      token === r.token ? r.transactions : 0,
-    );
+    await applyBatch(r.client, batch, options.fence, r.transactions);
   } catch (err) {
     if (!(err instanceof Error) || !retryable(err)) throw err;
     // Abandoned or closed: the statement failed because its connection was cut on purpose, nothing to retry.
@@ -183,10 +175,7 @@ async function step(r: ReplicatorState, attempt: number): Promise<number> {
     return attempt + 1;
   }
   queue.splice(0, n);
-  if (audited !== undefined) {
-    r.transactions = audited === r.token ? r.transactions + 1 : 1;
-    r.token = audited;
-  }
+  r.transactions += 1;
   noteSuccess(r);
   r.committed = group.at(-1)!.seq;
   options.onApplied?.(n, rows, queue.length);
