@@ -15,11 +15,7 @@ export interface StateGuardOptions {
 }
 
 export interface StateGuard {
-  /**
-   * Checks now; the problem (this one or the first one seen), or undefined while the state is sound. A backend
-   * that retries (StateStore.lagging: PostgreSQL out of disk or unreachable) is reported too, for readiness,
-   * without counting as lost: it clears once the backend is back.
-   */
+  /** Checks now; the problem (this one or the first one seen), or undefined while the state is sound. */
   check(): string | undefined;
   close(): void;
 }
@@ -31,7 +27,7 @@ export function guardStateStore(options: StateGuardOptions): StateGuard {
   const check = (): string | undefined => {
     if (lost !== undefined || !store.db.open) return lost;
     lost = store.check();
-    if (lost === undefined) return store.lagging?.();
+    if (lost === undefined) return undefined;
     metrics.stateStoreHealthy.set(0);
     log.error({ reason: lost, path: store.path }, 'state store lost');
     options.onLost(lost);

@@ -4,31 +4,21 @@
 import type { ClientBase } from 'pg';
 import type { Batch, RowChange, SchemaChange } from './batch.js';
 import { FencedError } from '../fenced-error.js';
-import { CommitsLostError } from './commits-lost-error.js';
 import { placeholder, toParam } from './pg-values.js';
 import { quoteIdent, type TableDef } from './table-def.js';
 
 /** PostgreSQL takes at most 65,535 parameters per statement. */
 const MAX_PARAMS = 30_000;
 
-/**
- * `committed`: how many transactions this store saw committed under its token before this one. PostgreSQL must
- * count at least as many (more when a COMMIT whose answer was lost is re-sent); fewer means it lost some
- * (CommitsLostError, thrown before anything of this batch is written).
- */
 export async function applyBatch(
   client: ClientBase,
   batch: Batch,
   fence: (() => bigint | undefined) | undefined,
-  committed = 0,
 ): Promise<void> {
   await client.query('BEGIN');
   try {
     const token = await checkFence(client, fence);
-    if (token !== undefined) {
-      const held = (await audit(client, token)) - 1;
-      if (held < committed) throw new CommitsLostError(token, held, committed);
-    }
+    if (token !== undefined) await audit(client, token);
     for (const change of batch.schema) await applySchema(client, change);
     for (const { def, rows } of batch.tables.values()) {
       const all = [...rows.values()];
@@ -69,16 +59,14 @@ export async function checkFence(
   return current;
 }
 
-/** Counts the batch under its token (sentinel_commits), with the time just before its commit; returns the count. */
-async function audit(client: ClientBase, token: bigint): Promise<number> {
-  const { rows } = await client.query<{ batches: string }>(
+/** Counts the batch under its token (sentinel_commits), with the time just before its commit. */
+async function audit(client: ClientBase, token: bigint): Promise<void> {
+  await client.query(
     `INSERT INTO sentinel_commits AS c (token, batches, first_at, last_at)
      VALUES ($1, 1, clock_timestamp(), clock_timestamp())
-     ON CONFLICT (token) DO UPDATE SET batches = c.batches + 1, last_at = clock_timestamp()
-     RETURNING batches::text AS batches`,
+     ON CONFLICT (token) DO UPDATE SET batches = c.batches + 1, last_at = clock_timestamp()`,
     [token.toString()],
   );
-  return Number(rows[0]?.batches ?? 1);
 }
 
 export async function applySchema(client: ClientBase, change: SchemaChange): Promise<void> {
