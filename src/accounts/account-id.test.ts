@@ -2,7 +2,7 @@
 // file:line:col message of each form that is refused.
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../config/config-error.js';
-import { loadConfigFile } from '../config/file/load.js';
+import { loadConfigFile } from '../config-file/load.js';
 import { watchedAccounts } from './accounts-config.js';
 
 const ALIAS = 'HIQQEXWKW53RKN4W6XXC4Q232SYNZ3SZANVZZSUME5B5PRGXL663UAQA';

@@ -1,4 +1,4 @@
-// The `accounts` config section (owned here, composed by config/file/schema.ts) and its normalisation into
+// The `accounts` config section (owned here, composed by config-file/schema.ts) and its normalisation into
 // WatchedAccount. Strict objects: a typo in a key is an error, not a silent default. Below both the tail and
 // the rules: both read the watch list, neither owns it.
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpConfig } from '../config/sections/http.js';
 import { createRuntimeControls } from '../app/runtime-controls.js';
-import { Config } from '../config/file/schema.js';
+import { Config } from '../config-file/schema.js';
 import { createOutbox } from '../delivery/outbox.js';
 import { knownLabels } from '../delivery/known-labels.js';
 import { testAlert } from '../../test/helpers/alerts.js';

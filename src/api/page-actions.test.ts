@@ -1,7 +1,7 @@
 // The status page's forms over loopback HTTP with the real stores: each needs the token (bearer) or a login
 // session together with its CSRF token and an Origin of this server.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Config } from '../config/file/schema.js';
+import { Config } from '../config-file/schema.js';
 import { createRuntimeControls } from '../app/runtime-controls.js';
 import { HttpConfig } from '../config/sections/http.js';
 import { createOutbox } from '../delivery/outbox.js';

@@ -8,7 +8,7 @@ import { forgetRemovedRules } from '../observability/metrics.js';
 import { channelsFor, type AppContext } from './app-context.js';
 import { loadAll, type Loaded } from './load-all.js';
 import { recordingReader, sameContent, type Fingerprint } from './reload-fingerprint.js';
-import { changedParts } from '../config/file/reload-plan.js';
+import { changedParts } from '../config-file/reload-plan.js';
 import { watchForReload } from './reload-watcher.js';
 import { setupNotices } from './setup-notices.js';
 

@@ -1,6 +1,6 @@
 // The query-service and verification clients as the config describes them, sharing the metrics.
 import type { Logger } from 'pino';
-import type { Config } from '../config/file/schema.js';
+import type { Config } from '../config-file/schema.js';
 import { createLedgerClient, type LedgerClient } from '../ledger/client.js';
 import { createRequestBudget } from '../ledger/request-budget.js';
 import { createVerifyClient, type VerifyClient } from '../ledger/verify-client.js';

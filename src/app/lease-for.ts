@@ -2,7 +2,7 @@
 // TLS options as the state backend), ha.lease_ttl, and a holder name that says which pod leads.
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import type { Config } from '../config/file/schema.js';
+import type { Config } from '../config-file/schema.js';
 import type { Logger } from '../observability/logger.js';
 import { createLease, type Lease } from '../state/lease.js';
 import { createLeasePool } from '../state/lease-pool.js';

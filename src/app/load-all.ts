@@ -4,10 +4,10 @@
 import { readUtf8File } from '../config/read-utf8.js';
 import { explorerUrls, type ExplorerUrls } from '../config/explorer-urls.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { configForRules } from '../config/file/config-for-rules.js';
+import { configForRules } from '../config-file/config-for-rules.js';
 import type { ConfigIssue } from '../config/config-error.js';
-import { loadConfigFile } from '../config/file/load.js';
-import type { Config } from '../config/file/schema.js';
+import { loadConfigFile } from '../config-file/load.js';
+import type { Config } from '../config-file/schema.js';
 import { loadRules, type LoadedRule, type RuleFileCache } from '../rules/load/load-rules.js';
 import type { RuleSet } from '../rules/load/compile.js';
 import { watchedAccounts } from '../accounts/accounts-config.js';

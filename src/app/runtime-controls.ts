@@ -1,6 +1,6 @@
 // What operators change at runtime, built once per process over the state store: API silences, acks, the
 // suppression the delivery worker consults, and the alert view the API and the status page read.
-import type { Config } from '../config/file/schema.js';
+import type { Config } from '../config-file/schema.js';
 import { createAckStore, type AckStore } from '../delivery/ack-store.js';
 import { createAlertView, type AlertView } from '../delivery/alert-view.js';
 import type { Silence } from '../notifiers/schema.js';

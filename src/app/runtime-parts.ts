@@ -22,7 +22,7 @@ import type { Tailer } from '../tail/tailer-types.js';
 import type { Delivery } from './delivery.js';
 import type { LiveTailer } from '../tail/loop/live-tailer.js';
 import type { Loaded } from './load-all.js';
-import type { ReloadPlan } from '../config/file/reload-plan.js';
+import type { ReloadPlan } from '../config-file/reload-plan.js';
 import type { RuntimeControls } from './runtime-controls.js';
 
 /** What outlives a reload. */

@@ -10,7 +10,7 @@ import { startHeartbeat } from './heartbeat-timer.js';
 import { startDelivery, type Delivery } from './delivery.js';
 import type { Runtime, RuntimeParts, Shared, TailPartDeps } from './runtime-parts.js';
 import type { Loaded } from './load-all.js';
-import { planReload, type ReloadPlan } from '../config/file/reload-plan.js';
+import { planReload, type ReloadPlan } from '../config-file/reload-plan.js';
 import { startTailPart } from './runtime-tail.js';
 import { monitorTimer, selfMonitorFor, tickTimer } from './runtime-timers.js';
 

@@ -3,7 +3,7 @@
 import type { Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { DestinationStream } from 'pino';
-import { Config } from '../config/file/schema.js';
+import { Config } from '../config-file/schema.js';
 import { collectSecrets } from '../config/secret.js';
 import { createOutbox } from '../delivery/outbox.js';
 import { createLogger, redactSecrets } from '../observability/logger.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfigFile } from './file/load.js';
+import { loadConfigFile } from '../config-file/load.js';
 import { loadRules } from '../rules/load/load-rules.js';
 import { decodeUtf8, firstInvalidUtf8, type InvalidUtf8Error } from './read-utf8.js';
 

@@ -3,7 +3,7 @@
 // errors a user sees (file:line:col and the fix).
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../config/config-error.js';
-import { loadConfigFile } from '../config/file/load.js';
+import { loadConfigFile } from '../config-file/load.js';
 import { TimeIntervalSpec } from '../notifiers/time-intervals-config.js';
 import { nextChange, specContains } from './time-intervals.js';
 

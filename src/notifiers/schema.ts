@@ -1,4 +1,4 @@
-// The config sections owned by notifiers/: `notifiers`, `routes`, `silences`. config/file/schema.ts composes them.
+// The config sections owned by notifiers/: `notifiers`, `routes`, `silences`. config-file/schema.ts composes them.
 import { z } from 'zod';
 import { SEVERITIES } from '../rules/alert/alert.js';
 import { duration } from '../config/duration.js';
@@ -85,7 +85,7 @@ export const Silence = z
 export type Silence = z.output<typeof Silence>;
 export const Silences = z.array(Silence).default([]);
 
-/** Notifier names used by routes or silences that are not configured: config/file/schema.ts reports these. */
+/** Notifier names used by routes or silences that are not configured: config-file/schema.ts reports these. */
 export function unknownNotifierRefs(
   notifiers: Notifiers,
   routes: readonly Route[],

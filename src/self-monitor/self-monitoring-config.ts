@@ -1,4 +1,4 @@
-// The `self_monitoring:` config section (composed by config/file/schema.ts): the built-in alerts about
+// The `self_monitoring:` config section (composed by config-file/schema.ts): the built-in alerts about
 // ledger-sentinel's own health and the bounds /readyz uses.
 import { z } from 'zod';
 import { duration } from '../config/duration.js';

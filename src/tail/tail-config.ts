@@ -1,4 +1,4 @@
-// The `tail` config section (owned here, composed by config/file/schema.ts): how the tailer polls. Strict: a
+// The `tail` config section (owned here, composed by config-file/schema.ts): how the tailer polls. Strict: a
 // typo in a key is an error, not a silent default. The watch list itself is the `accounts` section
 // (src/accounts/accounts-config.ts).
 import { z } from 'zod';

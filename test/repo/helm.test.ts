@@ -10,7 +10,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/config/config-error.js';
 import { REPO_DIR } from '../helpers/shared.js';
 import { loadYaml } from '../../src/config/load-yaml.js';
-import { CONFIG_SECTIONS, Config } from '../../src/config/file/schema.js';
+import { CONFIG_SECTIONS, Config } from '../../src/config-file/schema.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { APT_PACKAGES, buildRenderer, findGo } from '../../helm/tools/build-renderer.js';
 import { coalesceValues, compileValuesSchema, readValues } from '../../helm/tools/chart-values.js';
@@ -297,7 +297,7 @@ describe.skipIf(goMissing && !inCi)('helm chart rendered by helm/tools/render', 
     expect(manifest(defaults, 'Deployment').spec.template.metadata.annotations).toBeUndefined();
   });
 
-  // The daemon's config schema grows section by section (config/file/schema.ts); every section it knows is checked.
+  // The daemon's config schema grows section by section (config-file/schema.ts); every section it knows is checked.
   it.for([
     ['default', () => defaults],
     ['CI', () => ci],

@@ -6,8 +6,8 @@
 // - app/ only composes: it builds every room's parts and wires them (start, reload, stop); a decision about data
 //   (what to check, compare, render, resolve) lives in the room it concerns. What is checked of that: no room
 //   but cli/ and main.ts imports app/, and app/ has no sub-rooms;
-// - config/ is one room with one rule inside: its toolkit (the files at its top and sections/) imports nothing
-//   else of src/, and config/file/ composes every room's section into the config file;
+// - config/ is the toolkit at the bottom (reading YAML with positions, validation messages, secrets, the shared
+//   sections): it imports nothing else of src/; config-file/ composes every room's section into the config file;
 // - the workspace packages never import the daemon, and test helpers live under test/, not in src/.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -26,7 +26,7 @@ const FLOORS: Readonly<Record<string, number>> = {
   'main.ts': 12,
   cli: 11,
   app: 10,
-  'config/file': 9,
+  'config-file': 9,
   api: 8,
   status: 8,
   'self-monitor': 8,
@@ -86,11 +86,10 @@ function importsLeaving(dir: string, allowed: string): string[] {
 
 const isTest = (file: string) => file.endsWith('.test.ts');
 
-/** The room of a file of src/: its top-level folder (config/file/ is a room of its own), or the file itself. */
+/** The room of a file of src/: its top-level folder, or the file itself. */
 function roomOf(file: string): string {
   const parts = file.split('/');
   if (parts[0] !== 'src') return parts[0]!;
-  if (parts[1] === 'config' && parts[2] === 'file') return 'config/file';
   return parts[1]!;
 }
 
@@ -201,7 +200,7 @@ describe('the layout', () => {
     expect(folders.map((d) => d.name)).toEqual([]);
   });
 
-  it('keeps the config toolkit at the bottom: config/ outside config/file/ imports nothing else of src/', () => {
+  it('keeps the config toolkit at the bottom: config/ imports nothing else of src/', () => {
     const toolkit = PRODUCTION.filter(({ file }) => roomOf(file) === 'config');
     const leaving = toolkit.filter(({ target }) => roomOf(target) !== 'config');
 

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { loadAll } from '../../app/load-all.js';
-import type { Config } from '../../config/file/schema.js';
+import type { Config } from '../../config-file/schema.js';
 import { createChannels } from '../../delivery/channels.js';
 import { createLogger } from '../../observability/logger.js';
 import { formatIssue } from '../../config/config-error.js';

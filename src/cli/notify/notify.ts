@@ -3,8 +3,8 @@
 // the first real alert is not the first time the credentials are tried. Prints what the receiver answered.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfigFile } from '../../config/file/load.js';
-import { Config } from '../../config/file/schema.js';
+import { loadConfigFile } from '../../config-file/load.js';
+import { Config } from '../../config-file/schema.js';
 import { collectSecrets } from '../../config/secret.js';
 import { createChannels } from '../../delivery/channels.js';
 import { createLogger } from '../../observability/logger.js';

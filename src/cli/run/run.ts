@@ -8,7 +8,7 @@ import { StateStoreError } from '../../state/state-store-error.js';
 import { printIssues } from '../common/print-issues.js';
 import { waitForAbort } from '../../ledger/wait-for-abort.js';
 import type { CliContext, Command } from '../command.js';
-import { Config } from '../../config/file/schema.js';
+import { Config } from '../../config-file/schema.js';
 import { collectSecrets } from '../../config/secret.js';
 import { createLogger } from '../../observability/logger.js';
 import { createMetrics, type Metrics } from '../../observability/metrics.js';

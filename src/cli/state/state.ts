@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { printIssues } from '../common/print-issues.js';
 import { cursorRows, formatCursorTable, parseResetTarget, resetCursors } from './state-cursors.js';
-import { loadConfigFile } from '../../config/file/load.js';
+import { loadConfigFile } from '../../config-file/load.js';
 import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
 import { openStateStore } from '../../state/store.js';
 import { CursorStore } from '../../tail/cursor/cursor-store.js';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfigFile } from '../../config/file/load.js';
+import { loadConfigFile } from '../../config-file/load.js';
 import { VerifyError, InvalidParameterError } from '../../ledger/errors.js';
 import { createVerifyClient } from '../../ledger/verify-client.js';
 import { printIssues } from '../common/print-issues.js';

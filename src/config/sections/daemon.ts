@@ -1,4 +1,4 @@
-// The `daemon:` config section (composed by config/file/schema.ts): process behaviour that is not a room's business.
+// The `daemon:` config section (composed by config-file/schema.ts): process behaviour that is not a room's business.
 import { z } from 'zod';
 import { duration } from '../duration.js';
 

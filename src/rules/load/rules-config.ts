@@ -1,4 +1,4 @@
-// The `rules:` section of the config file (composed by config/file/schema.ts).
+// The `rules:` section of the config file (composed by config-file/schema.ts).
 import { z } from 'zod';
 
 export const RulesConfig = z.strictObject({

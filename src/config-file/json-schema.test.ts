@@ -10,7 +10,7 @@ import {
   valuesConfigSchema,
   VALUES_SCHEMA_PATH,
 } from './json-schema.js';
-import { REPO_DIR } from '../../../test/helpers/shared.js';
+import { REPO_DIR } from '../../test/helpers/shared.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const read = (path: string): Record<string, any> => JSON.parse(readFileSync(path, 'utf8')); // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadAll, type Loaded } from '../../app/load-all.js';
+import { loadAll, type Loaded } from '../app/load-all.js';
 import { changedParts, planReload } from './reload-plan.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ledger-sentinel-plan-'));

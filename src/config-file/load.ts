@@ -1,7 +1,7 @@
-import type { ConfigIssue } from '../config-error.js';
-import { loadYaml, type LoadResult } from '../load-yaml.js';
-import { osReason } from '../os-reason.js';
-import { InvalidUtf8Error, readUtf8File } from '../read-utf8.js';
+import type { ConfigIssue } from '../config/config-error.js';
+import { loadYaml, type LoadResult } from '../config/load-yaml.js';
+import { osReason } from '../config/os-reason.js';
+import { InvalidUtf8Error, readUtf8File } from '../config/read-utf8.js';
 import { Config } from './schema.js';
 
 export interface LoadConfigOptions {

@@ -5,11 +5,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { Config } from './schema.js';
-import { isSecret } from '../secret.js';
+import { isSecret } from '../config/secret.js';
 
-export const CONFIG_SCHEMA_PATH = fileURLToPath(new URL('../../../config.schema.json', import.meta.url));
+export const CONFIG_SCHEMA_PATH = fileURLToPath(new URL('../../config.schema.json', import.meta.url));
 export const VALUES_SCHEMA_PATH = fileURLToPath(
-  new URL('../../../helm/ledger-sentinel/values.schema.json', import.meta.url),
+  new URL('../../helm/ledger-sentinel/values.schema.json', import.meta.url),
 );
 
 /** Marks a secret's JSON Schema while generating, so its `*_file` twin can be added next to it. */

@@ -1,10 +1,10 @@
 // What the rule files need of a config that failed validation: where they are, which notifiers and accounts exist.
 // Read leniently from the YAML, so `check` reports the rule files' errors in the same run as the config's.
-import { expandEnv } from '../../config/expand-env.js';
-import { parseYaml } from '../../config/parse-yaml.js';
-import { RulesConfig } from '../../rules/load/rules-config.js';
-import { AccountsConfig, watchedAccounts } from '../../accounts/accounts-config.js';
-import type { WatchedAccount } from '../../accounts/watched-account.js';
+import { expandEnv } from '../config/expand-env.js';
+import { parseYaml } from '../config/parse-yaml.js';
+import { RulesConfig } from '../rules/load/rules-config.js';
+import { AccountsConfig, watchedAccounts } from '../accounts/accounts-config.js';
+import type { WatchedAccount } from '../accounts/watched-account.js';
 
 export interface ConfigForRules {
   readonly rulePaths: readonly string[];

@@ -1,11 +1,11 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_DIR } from '../../../test/helpers/shared.js';
-import { formatIssue } from '../config-error.js';
+import { REPO_DIR } from '../../test/helpers/shared.js';
+import { formatIssue } from '../config/config-error.js';
 import { loadConfigFile } from './load.js';
 import { CONFIG_SECTIONS, Config } from './schema.js';
-import { collectSecrets } from '../secret.js';
+import { collectSecrets } from '../config/secret.js';
 
 const DIR = join(REPO_DIR, 'test/fixtures/config');
 const ENV = { LEDGER_URL: 'https://testnet.mirrornode.hedera.com' };

@@ -3,22 +3,22 @@
 // adds one import and one line to CONFIG_SECTIONS. The composition sits above every room it imports; only the
 // app, the commands and tests import it (test/repo/layout.test.ts).
 import { z } from 'zod';
-import { ExplorerConfig } from '../sections/explorer.js';
-import { HttpConfig } from '../sections/http.js';
-import { LedgerConfig } from '../sections/ledger.js';
-import { LogConfig } from '../sections/log.js';
-import { StateConfig } from '../sections/state.js';
-import { VerificationConfig } from '../sections/verification.js';
-import { SelfMonitoringConfig } from '../../self-monitor/self-monitoring-config.js';
-import { DaemonConfig } from '../sections/daemon.js';
-import { InhibitRules } from '../../delivery/inhibit-rules.js';
-import { Notifiers, Routes, Silences, unknownNotifierRefs } from '../../notifiers/schema.js';
-import { TimeIntervals, unknownTimeIntervalRefs } from '../../notifiers/time-intervals-config.js';
-import { RulesConfig } from '../../rules/load/rules-config.js';
-import { HeartbeatConfig } from '../../self-monitor/heartbeat-config.js';
-import { HaConfig, haBackendIssue } from '../../state/ha-config.js';
-import { AccountsConfig } from '../../accounts/accounts-config.js';
-import { TailConfig } from '../../tail/tail-config.js';
+import { ExplorerConfig } from '../config/sections/explorer.js';
+import { HttpConfig } from '../config/sections/http.js';
+import { LedgerConfig } from '../config/sections/ledger.js';
+import { LogConfig } from '../config/sections/log.js';
+import { StateConfig } from '../config/sections/state.js';
+import { VerificationConfig } from '../config/sections/verification.js';
+import { SelfMonitoringConfig } from '../self-monitor/self-monitoring-config.js';
+import { DaemonConfig } from '../config/sections/daemon.js';
+import { InhibitRules } from '../delivery/inhibit-rules.js';
+import { Notifiers, Routes, Silences, unknownNotifierRefs } from '../notifiers/schema.js';
+import { TimeIntervals, unknownTimeIntervalRefs } from '../notifiers/time-intervals-config.js';
+import { RulesConfig } from '../rules/load/rules-config.js';
+import { HeartbeatConfig } from '../self-monitor/heartbeat-config.js';
+import { HaConfig, haBackendIssue } from '../state/ha-config.js';
+import { AccountsConfig } from '../accounts/accounts-config.js';
+import { TailConfig } from '../tail/tail-config.js';
 
 export const CONFIG_SECTIONS = {
   ledger: LedgerConfig,
