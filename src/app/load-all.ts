@@ -22,7 +22,7 @@ export interface Loaded {
   readonly rules: readonly LoadedRule[];
   /** Rule paths as resolved (relative ones against the config file's folder). */
   readonly rulePaths: readonly string[];
-  /** Doubts about valid rules (rules/rule-warnings.ts): logged, printed by `check`, shown on the status page. */
+  /** Doubts about valid rules (rules/load/rule-warnings.ts): logged, printed by `check`, shown on the status page. */
   readonly warnings?: readonly ConfigIssue[];
   /** Accounts named by EVM address or alias whose id is not known yet (set by app/account-resolution.ts). */
   readonly unresolved?: readonly UnresolvedAccount[];

@@ -35,7 +35,7 @@ export interface Shared {
   readonly engines: EngineHolder;
   readonly health: TailHealth;
   readonly stdout: Writable;
-  /** The daemon's `now` (ms since the epoch): the wall clock, never going back (tail/clock-watch.ts). */
+  /** The daemon's `now` (ms since the epoch): the wall clock, never going back (tail/head/clock-watch.ts). */
   readonly clock: () => number;
   /** The monotonic clock (ms): for elapsed times and timers only. */
   readonly monotonic: () => number;

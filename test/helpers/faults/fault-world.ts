@@ -9,14 +9,10 @@ import { basename, join } from 'node:path';
 import { spawnSentinel, until, type SentinelProcess } from '../../../bench/lib/daemon-process.js';
 import { sentinelDir } from '../../../bench/lib/sentinel-config.js';
 import { expectedMarkers, injectMarker } from '../../../chaos/lib/markers.js';
-import { startLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
-import { startHttpSink } from '../http-sink.js';
 import { alertsOf, alertTally, faultRules } from './alert-tally.js';
-import { faultViolations, type ChannelDeliveries, type FaultObservations } from './fault-invariants.js';
+import { faultViolations, type FaultObservations } from './fault-invariants.js';
 import type { FaultPlan } from './fault-plan.js';
-import { startHostileQueryService } from './hostile-query-service.js';
-import { startHostileSlack } from './hostile-slack.js';
-import { startHostileSmtp } from './hostile-smtp.js';
+import { startHostileServices } from './hostile-services.js';
 import { startLivenessProbe } from './liveness-probe.js';
 import { fakeClock, type FakeClock } from './fake-clock.js';
 
@@ -47,39 +43,22 @@ export interface FaultWorldResult {
   readonly logFile: string;
 }
 
-// Slack's Retry-After is capped at 5 s (the default cap is 60 s) so that a capped wait ends inside the run's
-// settle window: a huge Retry-After must delay an alert, never lose it, and the run has to be able to see that.
-export function notifiers(slackUrl: string, smtpPort: number, hookUrl: string): string {
-  return [
-    `  ops-slack: { kind: slack, webhook_url: ${slackUrl}, group_wait: 0s, group_max_listed: 40, min_interval: 10ms, max_retry_after: 5s }`,
-    `  ops-mail: { kind: email, host: 127.0.0.1, port: ${smtpPort}, security: none, from: sentinel@example.com, to: [ops@example.com], group_wait: 0s, group_max_listed: 40, timeout: 5s }`,
-    `  ops-hook: { kind: webhook, url: ${hookUrl}, signing_key: fault-properties, group_wait: 0s, group_max_listed: 40 }`,
-  ].join('\n');
-}
-
 export async function runFaultWorld(plan: FaultPlan, options: FaultWorldOptions): Promise<FaultWorldResult> {
   if (plan.locks.some((f) => f.kind !== 'none'))
     throw new Error(
       'table locks need the PostgreSQL world (pg-fault-world.ts): leave table-lock out of kinds',
     );
-  const ledger = await startLivingLedger({ seed: options.seed, tps: 5, lagMs: 300, autoAdvanceMs: 200 });
-  const query = await startHostileQueryService({ upstream: ledger.url, plan: plan.query, faulted: FAULTED });
-  const slack = await startHostileSlack(plan.slack);
-  const smtp = await startHostileSmtp(plan.smtp);
-  const hookArrivals: { at: number; body: string }[] = [];
-  const hook = await startHttpSink((request) => {
-    hookArrivals.push({ at: Date.now(), body: request.body });
-    return { status: 200, body: 'ok' };
-  });
+  const world = await startHostileServices(plan, options.seed, FAULTED);
+  const { ledger, hookArrivals } = world;
   const dir = sentinelDir('ledger-sentinel-faults-');
   dir.writeConfig({
-    ledgerUrl: query.url,
+    ledgerUrl: world.queryUrl,
     accounts: WATCHED,
     strategy: 'per-account',
     pollInterval: '500ms',
     overlap: '3s',
     ledgerExtra: '  timeouts: { connect: 1s, headers: 1s, body: 2s }',
-    notifiers: notifiers(slack.webhookUrl, smtp.port, `${hook.origin}/hook`),
+    notifiers: world.notifiers,
   });
   dir.writeRule('marker.yaml', faultRules(options.markers, ['ops-slack', 'ops-mail', 'ops-hook']));
   const clock = clockFor(plan, dir.dir);
@@ -95,7 +74,7 @@ export async function runFaultWorld(plan: FaultPlan, options: FaultWorldOptions)
     });
     const probe = startLivenessProbe(url, daemon.pid);
     const heal = () => {
-      [query, slack, smtp].forEach((service) => service.heal());
+      world.heal();
       clock?.set(0);
     };
     const steps = plan.clock.map((f) => (f.kind === 'step' ? f.offsetS : 0));
@@ -107,11 +86,7 @@ export async function runFaultWorld(plan: FaultPlan, options: FaultWorldOptions)
     };
     const injectedAt = await injectMarkers(options, ledger.ledger, heal, step);
     await pauser.done();
-    const channels = (): ChannelDeliveries[] => [
-      { name: 'slack', bodies: slack.accepted() },
-      { name: 'email', bodies: smtp.accepted },
-      { name: 'webhook', bodies: hookArrivals.map((a) => a.body) },
-    ];
+    const channels = world.channels;
     const expected = expectedMarkers(ledger.ledger);
     const complete = () => channels().every((c) => alertTally(expected, c.bodies).lost.length === 0);
     if (await until(complete, options.settleMs, 250))
@@ -124,16 +99,14 @@ export async function runFaultWorld(plan: FaultPlan, options: FaultWorldOptions)
     };
     const clockSteps = { steps: clock ? steps.filter((s) => s !== 0).length : 0 };
     const applied = {
-      query: query.stats(),
-      smtp: smtp.stats(),
-      slack: slackStats(slack.log),
+      ...world.stats(),
       clock: clockSteps,
       process: { pauses: pauser.count() },
     };
     return { observations, violations: faultViolations(observations), applied, logFile };
   } finally {
     await stopDaemon(daemon, logFile);
-    await Promise.all([query.close(), slack.close(), smtp.close(), hook.close(), ledger.close()]);
+    await world.close();
     dir.remove();
   }
 }
@@ -228,10 +201,4 @@ export function cleanLatencies(
     latency.set(marker, first === undefined ? undefined : first.at - at);
   }
   return latency;
-}
-
-export function slackStats(log: readonly { status: number | 'reset' }[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const e of log) counts[String(e.status)] = (counts[String(e.status)] ?? 0) + 1;
-  return counts;
 }

@@ -12,27 +12,14 @@ import { basename, join } from 'node:path';
 import { until } from '../../../bench/lib/daemon-process.js';
 import { sentinelDir } from '../../../bench/lib/sentinel-config.js';
 import { expectedMarkers, injectMarker } from '../../../chaos/lib/markers.js';
-import { startLivingLedger } from '@ledger-sentinel/simulator/living-ledger-server';
 import { exitTook, startReplicaSet, type ReplicaSet } from '../ha-replicas.js';
-import { startHttpSink } from '../http-sink.js';
 import type { PostgresServer } from '../postgres.js';
 import { alertTally, faultRules } from './alert-tally.js';
 import { fakeClock } from './fake-clock.js';
-import type { ChannelDeliveries } from './fault-invariants.js';
 import { LOCK_WORLD_LEASE_TTL_MS, type FaultPlan } from './fault-plan.js';
 import type { WorldResult } from './fault-property.js';
-import {
-  cleanLatencies,
-  FAULTED,
-  injectMarkers,
-  notifiers,
-  slackStats,
-  WATCHED,
-  type FaultWorldOptions,
-} from './fault-world.js';
-import { startHostileQueryService } from './hostile-query-service.js';
-import { startHostileSlack } from './hostile-slack.js';
-import { startHostileSmtp } from './hostile-smtp.js';
+import { cleanLatencies, FAULTED, injectMarkers, WATCHED, type FaultWorldOptions } from './fault-world.js';
+import { startHostileServices } from './hostile-services.js';
 import { tableLocker } from './table-locker.js';
 import {
   EXIT_BOUND_MS,
@@ -64,28 +51,21 @@ export async function runPgFaultWorld(
   plan: FaultPlan,
   options: PgFaultWorldOptions,
 ): Promise<PgFaultWorldResult> {
-  const ledger = await startLivingLedger({ seed: options.seed, tps: 5, lagMs: 300, autoAdvanceMs: 200 });
-  const query = await startHostileQueryService({ upstream: ledger.url, plan: plan.query, faulted: FAULTED });
-  const slack = await startHostileSlack(plan.slack);
-  const smtp = await startHostileSmtp(plan.smtp);
-  const hookArrivals: { at: number; body: string }[] = [];
-  const hook = await startHttpSink((request) => {
-    hookArrivals.push({ at: Date.now(), body: request.body });
-    return { status: 200, body: 'ok' };
-  });
+  const world = await startHostileServices(plan, options.seed, FAULTED);
+  const { ledger, hookArrivals } = world;
   runs += 1;
   const url = options.server.createDatabase(`faults_${process.pid}_${runs}`);
   const dir = sentinelDir('ledger-sentinel-pg-faults-');
   const urlFile = join(dir.dir, 'pg-url');
   appendFileSync(urlFile, url);
   dir.writeConfig({
-    ledgerUrl: query.url,
+    ledgerUrl: world.queryUrl,
     accounts: WATCHED,
     strategy: 'per-account',
     pollInterval: '500ms',
     overlap: '3s',
     ledgerExtra: '  timeouts: { connect: 1s, headers: 1s, body: 2s }',
-    notifiers: notifiers(slack.webhookUrl, smtp.port, `${hook.origin}/hook`),
+    notifiers: world.notifiers,
     state: `{ backend: postgres, postgres: { url_file: ${urlFile} } }`,
     extra: `ha: { enabled: true, lease_ttl: ${LOCK_WORLD_LEASE_TTL_MS}ms, holder: '\${HOLDER}' }`,
   });
@@ -107,7 +87,7 @@ export async function runPgFaultWorld(
     const pauser = leaderPauser(set);
     const steps = plan.clock.map((f) => (f.kind === 'step' ? f.offsetS : 0));
     const heal = () => {
-      [query, slack, smtp].forEach((service) => service.heal());
+      world.heal();
       clock?.set(0);
     };
     const step = (pair: number) => {
@@ -120,11 +100,7 @@ export async function runPgFaultWorld(
     await injectMarkers(options, ledger.ledger, heal, step);
     await Promise.all([pauser.done(), locker.done()]);
     const probeAt = injectProbe(ledger.ledger, options.markers);
-    const channels = (): ChannelDeliveries[] => [
-      { name: 'slack', bodies: slack.accepted() },
-      { name: 'email', bodies: smtp.accepted },
-      { name: 'webhook', bodies: hookArrivals.map((a) => a.body) },
-    ];
+    const channels = world.channels;
     const expected = expectedMarkers(ledger.ledger);
     const complete = () => channels().every((c) => alertTally(expected, c.bodies).lost.length === 0);
     if (await until(complete, options.settleMs, 250)) await sleep(DUPLICATE_GRACE_MS);
@@ -145,9 +121,7 @@ export async function runPgFaultWorld(
       ...leaders,
     };
     const applied = {
-      query: query.stats(),
-      smtp: smtp.stats(),
-      slack: slackStats(slack.log),
+      ...world.stats(),
       clock: { steps: clock ? steps.filter((s) => s !== 0).length : 0 },
       process: { pauses: pauser.count(), restarts: set.restarts() },
       locks: locker.stats(),
@@ -171,7 +145,7 @@ export async function runPgFaultWorld(
     await locker.done();
     await set.close();
     writeLog(set, logFile);
-    await Promise.all([query.close(), slack.close(), smtp.close(), hook.close(), ledger.close()]);
+    await world.close();
     dir.remove();
   }
 }
