@@ -43,6 +43,10 @@ export async function startDaemonEnv(ledgerOptions: LivingLedgerServerOptions = 
     lagMs: 300,
     autoAdvanceMs: 200,
     ...ledgerOptions,
+    // The watched accounts are never a background payer: the traffic debits 1,000-9,000 HBAR from a payer about
+    // once in ten transfers, which would fire LARGE_DEBIT_RULE on its own and fold a test's injected debit into an
+    // alert already firing (the tests wait for the injected amount in a message).
+    traffic: { quietAccounts: [1003, 1004], ...ledgerOptions.traffic },
   });
   const slack = await startSlackSink();
   const dir = mkdtempSync(join(tmpdir(), 'ledger-sentinel-daemon-'));

@@ -60,7 +60,10 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('failover of HA replicas (k
     env.writeConfig(`ha: { enabled: true, lease_ttl: 3s, holder: '\${HOLDER}' }\n`, {
       state: `{ backend: postgres, postgres: { url_file: ${join(env.dir, 'pg-url')} } }`,
     });
-    onTestFailed(() => procs.forEach((p) => console.error(`${p.pid}:\n${p.stdout()}\n${p.stderr()}`)));
+    onTestFailed(() => {
+      procs.forEach((p) => console.error(`${p.pid}:\n${p.stdout()}\n${p.stderr()}`));
+      env.slack.requests.forEach((r) => console.error(`slack ${r.answer.status}: ${r.body}`));
+    });
     const a = start('pod-a');
     await until(async () => elected(a));
     const b = start('pod-b');

@@ -16,6 +16,11 @@ export interface TrafficOptions {
   readonly hostileMemoRate?: number;
   /** Share of contract calls with a deep trace, depth 10-14 (default 0.03). */
   readonly deepTraceRate?: number;
+  /**
+   * Account nums the background traffic never picks as payer (default none), so it never debits them: a test that
+   * watches them sees only what it injects (they still receive credits, and an injected record may name them).
+   */
+  readonly quietAccounts?: readonly number[];
 }
 
 export interface GeneratedReward {

@@ -1,6 +1,7 @@
 // The records a logical transaction brings after it: contract children (nonce > 0), scheduled executions and
 // atomic-batch inner transactions, each taking the next nanoseconds after the parent.
 import type { Common, GeneratedRecord, State } from './generated-record.js';
+import type { SimAccount } from './traffic-population.js';
 import type { MixType } from './traffic-mix.js';
 import { buildTransaction, feeLegs, resultCode, type TxDraft } from './traffic-record.js';
 import { otherAccount, sampleAmount } from './traffic-shapes.js';
@@ -61,13 +62,20 @@ export function followers(
   return out;
 }
 
+/** A background payer: any account but the quiet ones (all of them if every account is quiet). */
+export function pickPayer({ rng, population, options }: State): SimAccount {
+  if (options.quietAccounts.length === 0) return rng.pick(population.accounts);
+  const loud = population.accounts.filter((a) => !options.quietAccounts.includes(a.num));
+  return rng.pick(loud.length > 0 ? loud : population.accounts);
+}
+
 type ChildMaker = (n: number, draft: Partial<TxDraft>) => void;
 
 /** Two inner transactions of an atomic batch: their own payers and ids, the batch as parent, a batch_key. */
 function batchInner(state: State, baseNs: bigint, common: Common, child: ChildMaker): void {
   const { rng } = state;
   for (let n = 1; n <= 2; n++) {
-    const inner = rng.pick(state.population.accounts).num;
+    const inner = pickPayer(state).num;
     const validStartNs = baseNs - BigInt(rng.between(1_000_000_000, 5_000_000_000));
     const fee = BigInt(rng.between(60_000, 500_000));
     const to = otherAccount(rng, state.population, inner).num;

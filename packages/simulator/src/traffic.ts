@@ -16,7 +16,7 @@ import {
   type SimAccount,
   type SimContract,
 } from './traffic-population.js';
-import { followers } from './traffic-followers.js';
+import { followers, pickPayer } from './traffic-followers.js';
 import type { Common, GeneratedRecord, RecordOverrides, State, TrafficOptions } from './generated-record.js';
 import { buildTransaction, feeLegs, resultCode, type Leg, type TxDraft } from './traffic-record.js';
 import { buildShape, sampleAmount, type ShapeBody } from './traffic-shapes.js';
@@ -52,6 +52,7 @@ export function createTraffic(options: TrafficOptions): Traffic {
       failureRate: options.failureRate ?? 0.05,
       hostileMemoRate: options.hostileMemoRate ?? 0.02,
       deepTraceRate: options.deepTraceRate ?? 0.03,
+      quietAccounts: options.quietAccounts ?? [],
     },
     coverage: [...TRANSACTION_MIX].reverse(),
     pendingSchedules: [],
@@ -63,7 +64,7 @@ export function createTraffic(options: TrafficOptions): Traffic {
 function generateLogical(state: State, baseNs: bigint, o: RecordOverrides): GeneratedRecord[] {
   const { rng, population, options } = state;
   const type = o.type ?? state.coverage.pop() ?? pickType(rng.next());
-  let payer = o.payer ?? rng.pick(population.accounts);
+  let payer = o.payer ?? pickPayer(state);
   const failed =
     o.result !== undefined
       ? o.result
