@@ -28,6 +28,8 @@ import { nearFutureHead } from './near-future-head.js';
 import { clockStep } from './clock-step.js';
 import { namesAndViews } from './names-and-views.js';
 import { exitBound } from './exit-bound.js';
+import { pgFailoverBehind } from './pg-failover-behind.js';
+import { pgDiskFull } from './pg-disk-full.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -50,6 +52,8 @@ const SCENARIOS: readonly Scenario[] = [
   clockStep,
   namesAndViews,
   exitBound,
+  pgFailoverBehind,
+  pgDiskFull,
 ];
 
 const { values } = parseArgs({

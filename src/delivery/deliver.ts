@@ -74,7 +74,15 @@ export async function deliver(
     await boundedSend(notifier, notification, policy, deps, signal);
   } catch (thrown) {
     if (signal.aborted) return { kind: 'retry', at: deps.now(), reason: 'aborted' };
-    return failed(asNotifyError(thrown), { notifier, state, policy, deps, log, fields });
+    return failed(asNotifyError(thrown), {
+      notifier,
+      state,
+      policy,
+      deps,
+      log,
+      fields,
+      alerts: alerts.length,
+    });
   }
   const now = deps.now();
   deps.metrics.notifications.inc({ notifier: notifier.name, outcome: 'sent', reason: '' });
@@ -94,6 +102,8 @@ interface FailureContext {
   readonly deps: DeliverDeps;
   readonly log: Logger;
   readonly fields: Record<string, unknown>;
+  /** Alerts in the notification: each is a delivery given up if it is dead-lettered. */
+  readonly alerts: number;
 }
 
 function failed(err: NotifyError, ctx: FailureContext): DeliveryOutcome {
@@ -119,7 +129,8 @@ function failed(err: NotifyError, ctx: FailureContext): DeliveryOutcome {
   }
   const reason = err.retryable ? `deadline exceeded (${err.reason})` : `permanent (${err.reason})`;
   deps.metrics.notifications.inc({ ...labels, outcome: 'dead' });
-  deps.metrics.deadLetters.inc({ notifier: notifier.name });
+  // Deliveries given up, one per alert: a digest of 8 dead-lettered alerts is 8 dead letters, not 1.
+  deps.metrics.deadLetters.inc({ notifier: notifier.name }, Math.max(1, ctx.alerts));
   log.error({ ...fields, err: errorFields(err), reason }, 'notification dead-lettered');
   return { kind: 'dead', reason };
 }

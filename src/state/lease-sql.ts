@@ -22,10 +22,13 @@ ON CONFLICT (id) DO UPDATE SET token = l.token + 1, holder = EXCLUDED.holder, ho
   acquired_at = now(), renewed_at = now(), ttl_ms = EXCLUDED.ttl_ms
 WHERE l.holder IS NULL OR l.renewed_at IS NULL
   OR l.renewed_at < now() - l.ttl_ms * interval '1 millisecond'
-RETURNING token::text`;
+RETURNING token::text, acquired_at::text`;
 
+// The acquisition's own time identifies it besides the token: a database that failed over to a standby which had
+// not received a token bump hands the same token number out again, and the old holder's renewals must not match
+// the new holder's row.
 export const RENEW_LEASE = `UPDATE sentinel_lease SET renewed_at = now()
-WHERE id = 1 AND token = $1 AND holder IS NOT NULL RETURNING token::text`;
+WHERE id = 1 AND token = $1 AND holder IS NOT NULL AND acquired_at = $2::timestamptz RETURNING token::text`;
 
 // Keeps the token (it must never go back) and frees the row for a standby at once.
 export const RELEASE_LEASE = `UPDATE sentinel_lease SET holder = NULL, holder_url = NULL, renewed_at = NULL

@@ -43,6 +43,12 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('lease (PostgreSQL)', () =>
     return createLease({ pool, holder, holderUrl: `http://${holder}:8080`, ttlMs, monotonic });
   }
 
+  async function sqlOn(url: string, text: string): Promise<void> {
+    const pool = createLeasePool({ url, ttlMs: 3000, log });
+    pools.push(pool);
+    await pool.query(text);
+  }
+
   async function until<T>(what: string, get: () => Promise<T | undefined>): Promise<T> {
     for (let i = 0; i < 400; i += 1) {
       const value = await get();
@@ -81,6 +87,25 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('lease (PostgreSQL)', () =>
 
     expect(t1).toBeDefined();
     expect([t1!, t2!, t3!, t4]).toEqual([t1!, t1! + 1n, t1! + 2n, t1! + 3n]);
+  });
+
+  it('a token handed out again (a failover lost its bump) is not renewed by its first holder', async () => {
+    const url = database();
+    const a = leaseOn(url, 'pod-a', 60_000);
+    const b = leaseOn(url, 'pod-b', 60_000);
+    const token = await a.acquire();
+    // The promoted standby never saw a's bump: the row is one token behind, and long expired.
+    await sqlOn(
+      url,
+      `UPDATE sentinel_lease SET token = token - 1, holder = 'pod-z', renewed_at = now() - interval '1 hour'`,
+    );
+    const again = await b.acquire();
+    const renewed = await a.renew();
+
+    expect(again).toBe(token);
+    expect(renewed).toBe(false);
+    expect(a.valid()).toBe(false);
+    expect(await b.renew()).toBe(true);
   });
 
   it('release lets a standby take over at once, without waiting for the TTL', async () => {

@@ -65,6 +65,8 @@ interface LeaseRecord {
   readonly marginMs: number;
   /** The fencing token while held; undefined when not held, dropped or released. */
   token: bigint | undefined;
+  /** When PostgreSQL recorded our acquisition (its text form): renewals match it as well as the token. */
+  acquiredAt: string | undefined;
   /** The local monotonic time at which the last successful acquire or renewal was SENT. */
   confirmed: number | undefined;
   /** The lease table exists (created once, on first use). */
@@ -81,10 +83,15 @@ async function acquireLease(record: LeaseRecord): Promise<bigint | undefined> {
   const { pool, holder, holderUrl, ttlMs, monotonic } = record.options;
   await ready(record);
   const sentAt = monotonic();
-  const result = await pool.query<{ token: string }>(ACQUIRE_LEASE, [holder, holderUrl ?? null, ttlMs]);
+  const result = await pool.query<{ token: string; acquired_at: string }>(ACQUIRE_LEASE, [
+    holder,
+    holderUrl ?? null,
+    ttlMs,
+  ]);
   const row = result.rows[0];
   if (!row) return undefined;
   record.token = BigInt(row.token);
+  record.acquiredAt = row.acquired_at;
   record.confirmed = sentAt;
   return record.token;
 }
@@ -93,7 +100,7 @@ async function renewLease(record: LeaseRecord): Promise<boolean> {
   const mine = record.token;
   if (mine === undefined) return false;
   const sentAt = record.options.monotonic();
-  const result = await record.options.pool.query(RENEW_LEASE, [mine.toString()]);
+  const result = await record.options.pool.query(RENEW_LEASE, [mine.toString(), record.acquiredAt]);
   if (record.token !== mine) return false;
   if (result.rowCount === 0) {
     dropLease(record);
@@ -111,6 +118,7 @@ async function releaseLease(record: LeaseRecord): Promise<void> {
 
 function dropLease(record: LeaseRecord): void {
   record.token = undefined;
+  record.acquiredAt = undefined;
   record.confirmed = undefined;
 }
 
@@ -145,6 +153,7 @@ export function createLease(options: LeaseOptions): Lease {
     options,
     marginMs: options.marginMs ?? Math.floor(ttlMs / 5),
     token: undefined,
+    acquiredAt: undefined,
     confirmed: undefined,
     tableReady: false,
   };

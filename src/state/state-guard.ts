@@ -15,7 +15,11 @@ export interface StateGuardOptions {
 }
 
 export interface StateGuard {
-  /** Checks now; the problem (this one or the first one seen), or undefined while the state is sound. */
+  /**
+   * Checks now; the problem (this one or the first one seen), or undefined while the state is sound. A backend
+   * that retries (StateStore.lagging: PostgreSQL out of disk or unreachable) is reported too, for readiness,
+   * without counting as lost: it clears once the backend is back.
+   */
   check(): string | undefined;
   close(): void;
 }
@@ -27,7 +31,7 @@ export function guardStateStore(options: StateGuardOptions): StateGuard {
   const check = (): string | undefined => {
     if (lost !== undefined || !store.db.open) return lost;
     lost = store.check();
-    if (lost === undefined) return undefined;
+    if (lost === undefined) return store.lagging?.();
     metrics.stateStoreHealthy.set(0);
     log.error({ reason: lost, path: store.path }, 'state store lost');
     options.onLost(lost);

@@ -35,6 +35,12 @@ export interface StateStore {
   /** Why the open database is no longer the state at state.dir (deleted, replaced, read-only), or undefined. */
   check(): string | undefined;
   /**
+   * Why committed transactions are not becoming durable right now, while the backend retries (PostgreSQL out of
+   * disk, unreachable), or undefined. Not a loss: nothing is sent or stored as done meanwhile, and it clears by
+   * itself. SQLite has no such state and leaves it out.
+   */
+  lagging?(): string | undefined;
+  /**
    * Resolves when every transaction committed so far is durable in the backend (SQLite: at once). Rejects with a
    * FencedError when PostgreSQL refused a batch because a newer leader holds the lease.
    */

@@ -4,21 +4,33 @@
 import type { ClientBase } from 'pg';
 import type { Batch, RowChange, SchemaChange } from './batch.js';
 import { FencedError } from '../fenced-error.js';
+import { CommitsLostError } from './commits-lost-error.js';
 import { placeholder, toParam } from './pg-values.js';
 import { quoteIdent, type TableDef } from './table-def.js';
 
 /** PostgreSQL takes at most 65,535 parameters per statement. */
 const MAX_PARAMS = 30_000;
 
+/**
+ * `committed(token)`: how many transactions this store saw committed under that token before this one. PostgreSQL
+ * must count at least as many (more when a COMMIT whose answer was lost is re-sent); fewer means it lost some
+ * (CommitsLostError, thrown before anything of this batch is written). Returns the token the batch was audited
+ * under (undefined: no lease row, nothing audited), for the caller to count.
+ */
 export async function applyBatch(
   client: ClientBase,
   batch: Batch,
   fence: (() => bigint | undefined) | undefined,
-): Promise<void> {
+  committed: (token: bigint) => number = () => 0,
+): Promise<bigint | undefined> {
   await client.query('BEGIN');
   try {
     const token = await checkFence(client, fence);
-    if (token !== undefined) await audit(client, token);
+    if (token !== undefined) {
+      const held = (await audit(client, token)) - 1;
+      const seen = committed(token);
+      if (held < seen) throw new CommitsLostError(token, held, seen);
+    }
     for (const change of batch.schema) await applySchema(client, change);
     for (const { def, rows } of batch.tables.values()) {
       const all = [...rows.values()];
@@ -34,6 +46,7 @@ export async function applyBatch(
       );
     }
     await client.query('COMMIT');
+    return token;
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
@@ -59,14 +72,16 @@ export async function checkFence(
   return current;
 }
 
-/** Counts the batch under its token (sentinel_commits), with the time just before its commit. */
-async function audit(client: ClientBase, token: bigint): Promise<void> {
-  await client.query(
+/** Counts the batch under its token (sentinel_commits), with the time just before its commit; returns the count. */
+async function audit(client: ClientBase, token: bigint): Promise<number> {
+  const { rows } = await client.query<{ batches: string }>(
     `INSERT INTO sentinel_commits AS c (token, batches, first_at, last_at)
      VALUES ($1, 1, clock_timestamp(), clock_timestamp())
-     ON CONFLICT (token) DO UPDATE SET batches = c.batches + 1, last_at = clock_timestamp()`,
+     ON CONFLICT (token) DO UPDATE SET batches = c.batches + 1, last_at = clock_timestamp()
+     RETURNING batches::text AS batches`,
     [token.toString()],
   );
+  return Number(rows[0]?.batches ?? 1);
 }
 
 export async function applySchema(client: ClientBase, change: SchemaChange): Promise<void> {

@@ -13,9 +13,28 @@ export interface LoadedCounts {
   readonly [table: string]: number;
 }
 
-export async function loadWorkingSet(client: ClientBase, db: Db): Promise<LoadedCounts> {
+/** A row whose parent is missing (outbox_delivery without its outbox_alert). */
+export interface OrphanRow {
+  readonly table: string;
+  readonly rowid: number;
+  readonly parent: string;
+  readonly row: Record<string, unknown>;
+}
+
+/**
+ * `onOrphans`: rows whose foreign key points at nothing are loaded and reported (deleteOrphans removes them),
+ * instead of failing the load. PostgreSQL holds such a state when it lost transactions its writer had
+ * acknowledged (a failover to a standby behind, a restore) and a writer went on: refusing it would keep every
+ * replica from ever starting again.
+ */
+export async function loadWorkingSet(
+  client: ClientBase,
+  db: Db,
+  onOrphans: (rows: readonly OrphanRow[]) => void = () => undefined,
+): Promise<LoadedCounts> {
   const counts: Record<string, number> = {};
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  db.pragma('foreign_keys = OFF');
   try {
     const { rows } = await client.query<{ name: string; type: string; sql: string }>(
       "SELECT name, type, sql FROM sentinel_schema ORDER BY type = 'index', updated_at, name",
@@ -26,11 +45,30 @@ export async function loadWorkingSet(client: ClientBase, db: Db): Promise<Loaded
     }
     for (const o of rows.filter((r) => r.type === 'index')) db.exec(o.sql);
     await client.query('COMMIT');
+    const orphans = findOrphans(db);
+    if (orphans.length > 0) onOrphans(orphans);
     return counts;
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
+  } finally {
+    db.pragma('foreign_keys = ON');
   }
+}
+
+/** Every row whose foreign key finds no parent. */
+function findOrphans(db: Db): OrphanRow[] {
+  const found = db.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+  return found.map(({ table, rowid, parent }) => {
+    const row = db.prepare(`SELECT * FROM ${quoteIdent(table)} WHERE rowid = ?`).get(rowid);
+    return { table, rowid, parent, row: row as Record<string, unknown> };
+  });
+}
+
+/** Deletes the orphans found at load (call it inside store.transaction() to remove them from PostgreSQL too). */
+export function deleteOrphans(db: Db, rows: readonly OrphanRow[]): void {
+  for (const { table, rowid } of rows)
+    db.prepare(`DELETE FROM ${quoteIdent(table)} WHERE rowid = ?`).run(rowid);
 }
 
 /** Keyset pagination by primary key, bigint columns as text so that int64 values arrive exact. */

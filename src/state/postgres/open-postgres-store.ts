@@ -7,7 +7,7 @@ import type { Metrics } from '../../observability/metrics.js';
 import type { StateStore } from '../store.js';
 import { type Capture, createCapture } from './capture.js';
 import { migrate } from './migrations.js';
-import { loadWorkingSet } from './load-working-set.js';
+import { deleteOrphans, loadWorkingSet, type OrphanRow } from './load-working-set.js';
 import { connectError, connectPostgres, type PostgresSsl } from './pg-connection.js';
 import { createReplicator, type Replicator } from './replicator.js';
 
@@ -54,9 +54,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   });
   const db = new Database(':memory:');
   let loaded: Record<string, number>;
+  let orphans: readonly OrphanRow[] = [];
   try {
     await migrate(first);
-    loaded = { ...(await loadWorkingSet(first, db)) };
+    loaded = { ...(await loadWorkingSet(first, db, (rows) => (orphans = rows))) };
   } catch (err) {
     db.close();
     await first.end().catch(() => undefined);
@@ -64,6 +65,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   }
   if (options.replicate === false) {
     await first.end().catch(() => undefined);
+    // A view: the leader reports the orphans and removes them from PostgreSQL; each refresh would repeat it.
+    deleteOrphans(db, orphans);
+    if (orphans.length) options.log.debug({ count: orphans.length }, 'orphan rows left out of the snapshot');
     return wrap(db, snapshotReplicator(), options, loaded);
   }
   let spare: typeof first | undefined = first;
@@ -85,7 +89,20 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       return c;
     },
   });
-  return wrap(db, replicator, options, loaded);
+  const store = wrap(db, replicator, options, loaded);
+  if (orphans.length) removeOrphans(store, orphans, options.log);
+  return store;
+}
+
+/** Said once, by the writer that removes them (from PostgreSQL too: the deletion is replicated like any write). */
+function removeOrphans(store: PostgresStore, rows: readonly OrphanRow[], log: Logger): void {
+  store.transaction(() => deleteOrphans(store.db, rows));
+  log.error(
+    { rows: rows.slice(0, 50).map(({ table, row }) => ({ table, row })), count: rows.length },
+    `removed ${rows.length} rows of the PostgreSQL state whose parent row was missing (e.g. deliveries of an ` +
+      'alert it no longer holds): PostgreSQL lost transactions a writer had acknowledged (a failover to a ' +
+      'standby that was behind, a restore). The alerts they name cannot be delivered from this state',
+  );
 }
 
 /** Ships nothing: the snapshot's local writes (none are expected on a standby) stay in its memory. */
@@ -96,6 +113,7 @@ function snapshotReplicator(): Replicator {
     durable: () => Promise.resolve(),
     pending: () => 0,
     failure: () => undefined,
+    failing: () => undefined,
     close: () => Promise.resolve(0),
   };
 }
@@ -178,6 +196,7 @@ function storeMethods(
       return replicator.durable();
     },
     pending: () => replicator.pending(),
+    lagging: () => replicator.failing(),
     abandon: (reason) => replicator.abandon(reason),
     close: () => closeStore(db, replicator, options, flush),
   };

@@ -48,9 +48,15 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL state backend',
     server.stop();
     for (let i = 11; i <= 20; i++) step(store, m, i);
     const durable = store.durable();
-    await until(() => logs.text().includes('state replication failed, retrying'));
+    await until(() => logs.text().includes('state replication failing'));
+    const lagging = store.lagging?.();
     server.restart();
     await durable;
+    // Said once when it starts (however many retries), once when it ends; readiness saw the reason meanwhile.
+    expect(logs.text().split('state replication failing').length - 1).toBe(1);
+    expect(logs.text()).toContain('state replication resumed');
+    expect(lagging).toContain('unreachable or restarting');
+    expect(store.lagging?.()).toBeUndefined();
     const before = dump(store);
     await store.close();
 
@@ -64,6 +70,87 @@ describe.skipIf(!POSTGRES_BIN && !POSTGRES_REQUIRED)('PostgreSQL state backend',
     expect((await metrics.stateReplicationPending.get()).values[0]?.value).toBe(0);
     await again.close();
   }, 120_000);
+
+  it('stops, writing nothing, when PostgreSQL no longer holds transactions it acknowledged (a failover that lost them)', async () => {
+    const url = server.createDatabase('lost_commits');
+    const logs = captureLogs();
+    const store = await openPostgresStore({ url, log: logs.logger, fence: () => 3n });
+    await query(url, 'INSERT INTO sentinel_lease (id, token, holder) VALUES (1, 3, $$us$$)');
+    const m = modules(store);
+    for (let i = 1; i <= 3; i++) {
+      step(store, m, i);
+      await store.durable();
+    }
+    // What a standby promoted before it received the last two commits holds: the first step only.
+    await query(url, 'UPDATE sentinel_commits SET batches = 1 WHERE token = 3');
+    await query(url, `UPDATE tail_cursor SET safe = ${NS + 1n}`);
+    step(store, m, 4);
+    const refused = await store.durable().catch((err: unknown) => err);
+
+    expect(refused).toMatchObject({ name: 'CommitsLostError', held: 1, committed: 3 });
+    expect(store.check()).toMatch(/PostgreSQL lost 2 of the 3 transactions/);
+    const cursors = await query<{ safe: string }>(url, 'SELECT safe::text AS safe FROM tail_cursor');
+    expect(cursors).toEqual([{ safe: String(NS + 1n) }]);
+    await store.close();
+  }, 60_000);
+
+  it('counts commits per token: batches written before the lease row, or under an earlier token, are not lost ones', async () => {
+    const url = server.createDatabase('commits_per_token');
+    const logs = captureLogs();
+    let token = 3n;
+    const store = await openPostgresStore({ url, log: logs.logger, fence: () => token });
+    const m = modules(store);
+    // No lease row yet: nothing is fenced or audited.
+    step(store, m, 1);
+    await store.durable();
+    await query(url, 'INSERT INTO sentinel_lease (id, token, holder) VALUES (1, 3, $$us$$)');
+    step(store, m, 2);
+    await store.durable();
+    // A new leadership of the same store: its count starts again.
+    await query(url, 'UPDATE sentinel_lease SET token = 4 WHERE id = 1');
+    token = 4n;
+    step(store, m, 3);
+    await store.durable();
+
+    expect(store.check()).toBeUndefined();
+    const commits = await query<{ token: string; batches: string }>(
+      url,
+      'SELECT token::text AS token, batches FROM sentinel_commits ORDER BY token',
+    );
+    expect(commits).toEqual([
+      { token: '3', batches: '1' },
+      { token: '4', batches: '1' },
+    ]);
+    await store.close();
+  }, 60_000);
+
+  it('opens a state that lost an alert but kept its delivery, leaving the orphan out and saying so', async () => {
+    const url = server.createDatabase('orphans');
+    const logs = captureLogs();
+    const store = await openPostgresStore({ url, log: logs.logger });
+    const m = modules(store);
+    for (let i = 1; i <= 3; i++) step(store, m, i);
+    await store.durable();
+    await store.close();
+    // What a failover to a standby that was behind, with a writer going on, can leave: a delivery, no alert.
+    const [lost] = await query<{ id: string }>(url, 'SELECT id FROM outbox_alert ORDER BY id LIMIT 1');
+    await query(url, `DELETE FROM outbox_alert WHERE id = '${lost?.id ?? ''}'`);
+
+    const again = await openPostgresStore({ url, log: logs.logger });
+    const alerts = again.db.prepare('SELECT count(*) AS n FROM outbox_alert').get() as { n: number };
+    const deliveries = again.db.prepare('SELECT alert_id FROM outbox_delivery').all() as {
+      alert_id: string;
+    }[];
+    await again.close();
+    const left = await query<{ n: string }>(url, 'SELECT count(*) AS n FROM outbox_delivery');
+
+    expect(alerts.n).toBe(2);
+    expect(left[0]?.n).toBe('2'); // removed from PostgreSQL too, so that the next load is clean
+    expect(deliveries.map((d) => d.alert_id)).not.toContain(lost?.id);
+    expect(deliveries).toHaveLength(2);
+    expect(logs.text()).toContain('whose parent row was missing');
+    expect(logs.text()).toContain(lost?.id);
+  }, 60_000);
 
   it('refuses every batch once a newer leader holds the lease, and applies nothing of it', async () => {
     const url = server.createDatabase('fencing');

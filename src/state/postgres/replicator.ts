@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { applyBatch } from './apply-batch.js';
 import { type Batch, batchRows, mergeBatches } from './batch.js';
 import { FencedError } from '../fenced-error.js';
+import { CommitsLostError } from './commits-lost-error.js';
 
 export interface ReplicatorOptions {
   readonly connect: () => Promise<Client>;
@@ -30,6 +31,8 @@ export interface Replicator {
   pending(): number;
   /** Why replication stopped (FencedError or a data error), or undefined. */
   failure(): Error | undefined;
+  /** While retrying (the database unreachable, out of disk…): what fails and since when, or undefined. */
+  failing(): string | undefined;
   /** Waits up to graceMs for the queue to drain, then disconnects; returns the batches left unapplied. */
   close(graceMs: number): Promise<number>;
 }
@@ -54,9 +57,24 @@ interface ReplicatorState {
   /** Sequence number of the last batch pushed, and of the last one committed in PostgreSQL. */
   pushed: number;
   committed: number;
+  /**
+   * PostgreSQL transactions this replicator saw commit under `token` (each audited: CommitsLostError). Counted per
+   * token: a batch committed with no lease row yet, or under an earlier token, is no part of the current count.
+   */
+  transactions: number;
+  token: bigint | undefined;
   failed: Error | undefined;
   client: Client | undefined;
   running: Promise<void> | undefined;
+  /** The retry episode under way: logged once when it starts and when its reason changes, and when it ends. */
+  episode: Episode | undefined;
+}
+
+interface Episode {
+  readonly since: number;
+  kind: string;
+  reason: string;
+  retries: number;
 }
 
 export function createReplicator(options: ReplicatorOptions): Replicator {
@@ -69,9 +87,12 @@ export function createReplicator(options: ReplicatorOptions): Replicator {
     backoff: options.backoff ?? { initialMs: 100, maxMs: 5_000 },
     pushed: 0,
     committed: 0,
+    transactions: 0,
+    token: undefined,
     failed: undefined,
     client: undefined,
     running: undefined,
+    episode: undefined,
   };
   const durable = (): Promise<void> => {
     if (r.failed) return Promise.reject(r.failed);
@@ -88,6 +109,7 @@ export function createReplicator(options: ReplicatorOptions): Replicator {
     durable,
     pending: () => r.queue.length,
     failure: () => r.failed,
+    failing: () => describeEpisode(r.episode),
     close: (graceMs) => close(r, graceMs, durable),
   };
 }
@@ -142,24 +164,30 @@ async function step(r: ReplicatorState, attempt: number): Promise<number> {
   while (n < queue.length && (n === 0 || rows + batchRows(queue[n]!) <= r.mergeRows))
     rows += batchRows(queue[n++]!);
   const group = queue.slice(0, n);
+  let audited: bigint | undefined;
   try {
     r.client ??= await options.connect();
-    await applyBatch(r.client, group.length === 1 ? group[0]! : mergeBatches(group), options.fence);
+    const batch = group.length === 1 ? group[0]! : mergeBatches(group);
+    audited = await applyBatch(r.client, batch, options.fence, (token) =>
+      token === r.token ? r.transactions : 0,
+    );
   } catch (err) {
     if (!(err instanceof Error) || !retryable(err)) throw err;
     // Abandoned or closed: the statement failed because its connection was cut on purpose, nothing to retry.
     if (r.stop.signal.aborted) return attempt;
     const wait = Math.min(r.backoff.maxMs, r.backoff.initialMs * 2 ** Math.min(attempt, 16));
-    options.log.warn(
-      { err, attempt: attempt + 1, retryInMs: wait, pending: queue.length },
-      'state replication failed, retrying',
-    );
+    noteFailure(r, err, wait);
     options.onRetry?.(queue.length);
     disconnect(r);
     await sleep(wait, r.stop.signal);
     return attempt + 1;
   }
   queue.splice(0, n);
+  if (audited !== undefined) {
+    r.transactions = audited === r.token ? r.transactions + 1 : 1;
+    r.token = audited;
+  }
+  noteSuccess(r);
   r.committed = group.at(-1)!.seq;
   options.onApplied?.(n, rows, queue.length);
   settle(r);
@@ -181,6 +209,66 @@ async function run(r: ReplicatorState): Promise<void> {
   }
 }
 
+/**
+ * A failed attempt that will be retried. The first of an episode, and each change of reason, is a warning that
+ * says what to do; the retries in between are debug lines (a database down for an hour retries every 5 s).
+ */
+function noteFailure(r: ReplicatorState, err: Error, retryInMs: number): void {
+  const reason = failureReason(err);
+  const kind = failureKind(err);
+  const changed = r.episode?.kind !== kind;
+  r.episode ??= { since: performance.now(), kind, reason, retries: 0 };
+  r.episode.kind = kind;
+  r.episode.reason = reason;
+  r.episode.retries += 1;
+  const fields = { err, reason, retries: r.episode.retries, retryInMs, pending: r.queue.length };
+  if (changed)
+    r.options.log.warn(
+      fields,
+      `state replication failing, retrying until it succeeds: ${reason}; nothing is sent, and no cursor is ` +
+        'stored, before its state is in PostgreSQL',
+    );
+  else r.options.log.debug(fields, 'state replication failed again, retrying');
+}
+
+function noteSuccess(r: ReplicatorState): void {
+  if (!r.episode) return;
+  const { since, retries } = r.episode;
+  r.episode = undefined;
+  r.options.log.info(
+    { retries, failedForMs: Math.round(performance.now() - since), pending: r.queue.length },
+    'state replication resumed: the held transactions are reaching PostgreSQL again',
+  );
+}
+
+function describeEpisode(e: Episode | undefined): string | undefined {
+  if (!e) return undefined;
+  const s = Math.round((performance.now() - e.since) / 1000);
+  return `state replication to PostgreSQL failing for ${s} s (${e.retries} retries): ${e.reason}`;
+}
+
+/** What kind of failure: a change of kind is logged again, a new message of the same kind is not. */
+function failureKind(err: Error): string {
+  const code = (err as { code?: unknown }).code;
+  const c = typeof code === 'string' ? code : '';
+  if (c === '53100') return 'disk';
+  if (c.startsWith('53')) return 'resource';
+  if (c.startsWith('57P') || c.startsWith('08') || /^E[A-Z]+$/.test(c) || c === '') return 'unreachable';
+  return c;
+}
+
+/** What failed, by SQLSTATE class, with what the operator can do about it. */
+export function failureReason(err: Error): string {
+  const code = (err as { code?: unknown }).code;
+  const c = typeof code === 'string' && code ? code : 'connection';
+  const kind = failureKind(err);
+  if (kind === 'disk')
+    return `PostgreSQL is out of disk space (${c} disk_full: ${err.message}); free space on the database server`;
+  if (kind === 'resource') return `PostgreSQL is out of a resource (${c}: ${err.message})`;
+  if (kind === 'unreachable') return `PostgreSQL is unreachable or restarting (${c}: ${err.message})`;
+  return `${c}: ${err.message}`;
+}
+
 function disconnect(r: ReplicatorState): void {
   const c = r.client;
   r.client = undefined;
@@ -192,7 +280,7 @@ function disconnect(r: ReplicatorState): void {
 
 /** Connection-level failures (network, server restart, admin shutdown, too many connections) are worth a retry. */
 export function retryable(err: Error): boolean {
-  if (err instanceof FencedError) return false;
+  if (err instanceof FencedError || err instanceof CommitsLostError) return false;
   const code = (err as { code?: unknown }).code;
   // No code: pg's "Connection terminated", its query timeouts, a socket closing.
   if (code === undefined) return true;
