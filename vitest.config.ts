@@ -16,6 +16,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Two test files at a time. vitest's default is one worker fewer than the cores, which on the 2-core CI
+    // machines is one: the files ran one after another while most of them wait on child processes, servers and
+    // timers rather than the CPU. No test asserts a duration, so a second file at once changes no result.
+    maxWorkers: 2,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });
