@@ -8,7 +8,8 @@
 // What holds a cursor: a kind whose positions carry a timestamp is held at now (`lastAt`, as the timestamp
 // cursors are); a gapless kind (`next`: sequence numbers) moves `safe` only over positions marked seen, one
 // after the other, so a record numbered far ahead, or a number never handed over, leaves `safe` where the
-// handed-over run ends. Moving past a gap on purpose is a reset(), by a caller that reported it.
+// handed-over run ends. Moving past a gap on purpose is a reset(), by a caller that reported it. A stream's first
+// position (where a new stream starts) is taken as the caller gives it; `read` (staleness only) is not held.
 import type { Statement } from 'better-sqlite3';
 import type { StateStore } from '../../state/store.js';
 import { type CursorKind, earlier, later } from './cursor-kind.js';
