@@ -10,7 +10,9 @@ import { openStateStore, type StateStore } from '../../state/store.js';
 import type { CursorKind } from './cursor-kind.js';
 import { CursorStore } from './cursor-store.js';
 import { sequenceCursor } from './sequence-cursor.js';
+import { timestampCursor } from './timestamp-cursor.js';
 import { timestampIndexCursor } from './timestamp-index-cursor.js';
+import { STREAM_KINDS } from '../streams/stream-kinds.js';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -53,6 +55,15 @@ describe('cursor store, kinds other than timestamps', () => {
     expect(again.cursor('tx:0.0.1')).toEqual({ safe: NOW, read: NOW });
     expect(again.positions(sequenceCursor)).toBe(t);
     again.store.close();
+  });
+
+  it('gives the timestamp kinds of today the store they always had (tail_cursor, tail_seen)', () => {
+    const store = memory();
+    for (const kind of Object.values(STREAM_KINDS)) expect(store.positions(kind.cursor)).toBe(store);
+    store.positions(timestampCursor).advance('tx:0.0.1', { safe: 5n, read: 6n });
+    expect(store.store.db.prepare('SELECT stream, safe, read FROM tail_cursor').all()).toEqual([
+      { stream: 'tx:0.0.1', safe: 5, read: 6 },
+    ]);
   });
 
   it('prunes the seen positions at or before safe, in position order (not text order of the numbers)', () => {
