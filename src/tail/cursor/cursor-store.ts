@@ -1,6 +1,8 @@
 // Durable tailer state in the shared SQLite store: one cursor per stream and the dedup window. Every stream
-// kind keeps its cursor here, by stream key; positions go in and out through the cursor kind (cursor-kind.ts),
-// the timestamp one for every kind tailed today.
+// kind keeps its cursor here, by stream key; positions go in and out through the cursor kind (cursor-kind.ts).
+// Timestamp cursors (every kind tailed today) are kept as integers in tail_cursor/tail_seen, as they always were;
+// every other kind through positions(kind), in tail_position/tail_position_seen (position-store.ts). What the
+// store gives back is read through the kind and refused, naming the stream, when it holds no position.
 //
 // A stream is one listing: `tx:<id>` / `rw:<id>` (per account, also covered by the global tail),
 // `rwp:<alias>` (rewards watched by alias, never covered by the global tail) and `global`.
@@ -10,16 +12,18 @@
 // Writes must run inside transaction() (the store's, via this class) together with the handler's apply().
 import type { Statement } from 'better-sqlite3';
 import type { StateStore, TransactionOptions } from '../../state/store.js';
-import { earlier, later } from './cursor-kind.js';
+import { type CursorKind, earlier, later } from './cursor-kind.js';
+import { PositionStore } from './position-store.js';
+import { readStored } from './stored-position.js';
+import type { Cursor, StreamCursors } from './stream-cursors.js';
 import { timestampCursor } from './timestamp-cursor.js';
 
-export interface Cursor {
-  readonly safe: bigint;
-  readonly read: bigint;
-}
+export type { Cursor } from './stream-cursors.js';
 
-export class CursorStore {
+export class CursorStore implements StreamCursors<bigint> {
   private readonly cursors = new Map<string, Cursor>();
+  /** The stores of the other cursor kinds, by kind name, made on first use. */
+  private readonly kinds = new Map<string, PositionStore<never>>();
   private readonly stmt: Record<
     'all' | 'upsert' | 'del' | 'seen' | 'mark' | 'prune' | 'pruneCovered',
     Statement
@@ -61,14 +65,34 @@ export class CursorStore {
       return this.store.transaction(fn, options);
     } catch (err) {
       this.load();
+      for (const kind of this.kinds.values()) kind.load();
       throw err;
     }
   }
 
   private load(): void {
     this.cursors.clear();
-    for (const row of this.stmt.all.all() as { stream: string; safe: bigint; read: bigint }[])
-      this.cursors.set(row.stream, { safe: POSITION.decode(row.safe), read: POSITION.decode(row.read) });
+    for (const row of this.stmt.all.all() as { stream: string; safe: unknown; read: unknown }[]) {
+      const at = (part: string) => ({ stream: row.stream, table: 'tail_cursor', part });
+      const safe = readStored(POSITION, row.safe, at('safe'));
+      this.cursors.set(row.stream, { safe, read: readStored(POSITION, row.read, at('read')) });
+    }
+  }
+
+  /**
+   * The cursors and dedup window of the streams of one cursor kind: this store itself for timestamps, a store
+   * of its own (sharing this one's transactions and ceiling) for any other kind.
+   */
+  positions<P>(kind: CursorKind<P>): StreamCursors<P> {
+    if (kind === (timestampCursor as CursorKind<unknown>)) return this as unknown as StreamCursors<P>;
+    let kept = this.kinds.get(kind.name) as PositionStore<P> | undefined;
+    if (!kept) {
+      kept = new PositionStore(this.store, kind, this.ceiling);
+      this.kinds.set(kind.name, kept as unknown as PositionStore<never>);
+    } else if (kept.kind !== kind) {
+      throw new Error(`tail: two cursor kinds are named ${kind.name}; each needs a name of its own`);
+    }
+    return kept;
   }
 
   cursor(stream: string): Cursor | undefined {

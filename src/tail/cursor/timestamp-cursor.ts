@@ -7,6 +7,7 @@ export const timestampCursor: CursorKind<bigint> = {
   compare: compareBigints,
   encode: (position) => position,
   decode: (stored) => decodeInteger(stored, 'timestamp'),
+  lastAt: (ts) => ts,
 };
 
 export function compareBigints(a: bigint, b: bigint): number {

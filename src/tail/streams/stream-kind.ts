@@ -22,17 +22,21 @@ export interface Settlement {
   readonly lateVisibility: 'overlap' | 'none';
 }
 
-export interface StreamKind<R> {
+/** `P`: the position of its cursor kind (a bigint for timestamps and sequence numbers). */
+export interface StreamKind<R, P = bigint> {
   /** The kind's name: the `source` label of its metrics and the `source` of its quarantined records. */
   readonly name: string;
   /** The query-service listing its streams read (for the docs and log lines). */
   readonly endpoint: string;
   readonly subject: StreamSubject;
-  /** The cursor kind of its streams: how positions order and are stored. */
-  readonly cursor: CursorKind<bigint>;
+  /**
+   * The cursor kind of its streams: how positions order and are stored (CursorStore.positions(cursor) gives
+   * its streams' cursors and dedup window).
+   */
+  readonly cursor: CursorKind<P>;
   readonly settlement: Settlement;
   /** A record's position on the stream's cursor. */
-  position(record: R): bigint;
+  position(record: R): P;
 }
 
 /** The records the per-account kinds list. A new per-account kind adds its record type here. */
