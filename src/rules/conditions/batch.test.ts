@@ -27,7 +27,11 @@ const role = (record: Transaction) => {
 
 describe('batch condition', () => {
   it.each<[string, Transaction, string]>([
-    ['current line: batch_key as a key object', inner({ batch_key: { _type: 'ED25519', key: KEY } }), 'inner'],
+    [
+      'current line: batch_key as a key object',
+      inner({ batch_key: { _type: 'ED25519', key: KEY } }),
+      'inner',
+    ],
     ['0.129 line: batch_key as 0x-hex', inner({ batch_key: `0x1220${KEY}` }), 'inner'],
     ['an inner record with nonce > 0 and a key', inner({ nonce: 2, batch_key: `0x1220${KEY}` }), 'inner'],
     ['no batch_key member, own id with a parent', inner(), 'inner'],
