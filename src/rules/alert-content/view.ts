@@ -44,13 +44,19 @@ function buildView(f: Facts, explorerLink: ExplorerLink): Record<string, unknown
   return view;
 }
 
-/** Where the record stands in an atomic batch; every value '' when it is in none. */
+/**
+ * Where the record stands in an atomic batch; every value '' when it is in none. `batch_key` as the current
+ * service sends it (a key object) would render as "[object Object]": it reads as its text instead.
+ */
 function batchVariables(f: Facts): Record<string, string> {
   const tx = f.tx;
   const role = tx === undefined ? undefined : batchRole(tx);
+  const key = tx?.batch_key;
+  const readable = typeof key === 'object' && key !== null ? { batch_key: batchKeyText(key) } : {};
   if (tx === undefined || role === undefined)
-    return { batch: '', batch_payer: '', batch_key_text: '', batch_timestamp: '' };
+    return { batch: '', batch_payer: '', batch_key_text: '', batch_timestamp: '', ...readable };
   return {
+    ...readable,
     batch: role,
     batch_payer: f.payer() ?? '',
     batch_key_text: batchKeyText(tx.batch_key),

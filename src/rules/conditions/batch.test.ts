@@ -69,7 +69,7 @@ describe('batch condition', () => {
       ruleSetFrom(`rules:
   - id: batched
     when: { batch: inner }
-    summary: '{{batch}} record paid by {{batch_payer}}, key {{batch_key_text}}, batch {{batch_timestamp}}'
+    summary: '{{batch}} record paid by {{batch_payer}}, key {{batch_key_text}} ({{batch_key}}), batch {{batch_timestamp}}'
     description: '{{why}}'
 `),
     );
@@ -77,7 +77,9 @@ describe('batch condition', () => {
 
     const alert = engine.evaluate({ source: 'transactions', record, account: WATCHED }).alerts[0];
 
-    expect(alert?.summary).toBe(`inner record paid by 0.0.5555, key ED25519 ${KEY}, batch ${PARENT}`);
+    expect(alert?.summary).toBe(
+      `inner record paid by 0.0.5555, key ED25519 ${KEY} (ED25519 ${KEY}), batch ${PARENT}`,
+    );
     expect(alert?.description).toBe(
       `inner transaction of the atomic batch at ${PARENT}, payer 0.0.5555, batch key ED25519 ${KEY}`,
     );
