@@ -52,7 +52,8 @@ function batchVariables(f: Facts): Record<string, string> {
   const tx = f.tx;
   const role = tx === undefined ? undefined : batchRole(tx);
   const key = tx?.batch_key;
-  const readable = typeof key === 'object' && key !== null ? { batch_key: batchKeyText(key) } : {};
+  const readable: Record<string, string> =
+    typeof key === 'object' && key !== null ? { batch_key: batchKeyText(key) } : {};
   if (tx === undefined || role === undefined)
     return { batch: '', batch_payer: '', batch_key_text: '', batch_timestamp: '', ...readable };
   return {
