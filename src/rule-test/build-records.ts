@@ -19,6 +19,7 @@ export function buildTransaction(tx: Tx, ctx: TxContext): Transaction {
   const payer = payerOf(tx, ctx.defaultPayer);
   const at = formatTimestamp(ctx.atNs).replace('.', '-');
   return Transaction.parse({
+    batch_key: tx.batch_key ?? null,
     charged_tx_fee: tx.fee,
     consensus_timestamp: formatTimestamp(ctx.atNs),
     entity_id: tx.entity_id ?? null,

@@ -70,6 +70,40 @@ describe('rule test runner', () => {
     expect(out).toEqual(['ok   t.yaml:7:11 quiet']);
   });
 
+  it('batch: an inner transaction alerts with its own payer and the batch key', async () => {
+    writeFileSync(
+      join(dir, 'batch.yaml'),
+      `rules:
+  - id: batched
+    summary: '{{batch}} paid by {{batch_payer}}, key {{batch_key_text}}, batch {{batch_timestamp}}'
+    when: { batch: inner }
+`,
+    );
+    const key = 'ab'.repeat(32);
+    const inner = (at: string, batchKey: string) =>
+      `{ at: ${at}, tx: { payer: 0.0.5555, transfers: { 0.0.5555: -1 hbar, 0.0.1234: +1 hbar }, parent: +0s, batch_key: '${batchKey}' } }`;
+    const out = await lines(
+      'batch.yaml',
+      `  - name: inner
+    input:
+      - { at: +0s, tx: { type: ATOMICBATCH, payer: 0.0.1234 } }
+      - ${inner('+1s', `0x1220${key}`)}
+    expect:
+      - { at: +1s, rule: batched, account: treasury-hot, state: firing, summary: 'inner paid by 0.0.5555, key ED25519 ${key}, batch 1767225600.000000000' }
+`,
+    );
+    writeFileSync(
+      join(dir, 'bad.yaml'),
+      `${HEAD('batch.yaml')}  - name: bad\n    input:\n      - ${inner('+1s', '0x123')}\n`,
+    );
+    const bad = loadTestFile('bad.yaml', { cwd: dir, env: {} });
+
+    expect(out).toEqual(['ok   t.yaml:7:11 inner']);
+    expect(bad.ok ? [] : bad.issues.map((i) => `${i.line} ${i.path} ${i.message}`)).toEqual([
+      '9 tests.0.input.0.tx.batch_key expected the batch key as 0x-hex, like 0x1220 and 64 hex digits (an ED25519 key)',
+    ]);
+  });
+
   it('absence: without eval_until the clock stops at the last input, and nothing is overdue yet', async () => {
     const out = await lines(
       'absence.yaml',

@@ -48,9 +48,16 @@ export const Tx = z
     nft_transfers: z.array(NftMove).default([]),
     entity_id: AccountId.optional(),
     nonce: z.number().int().min(0).default(0),
-    /** The parent's consensus time (a child record). */
+    /** The parent's consensus time (a child record, or the batch of an inner one). */
     parent: Time.optional(),
     scheduled: z.boolean().default(false),
+    /** An atomic batch's inner transaction: its batch key, as the service's protobuf 0x-hex. */
+    batch_key: z
+      .string()
+      .regex(/^0x([0-9a-fA-F]{2})+$/, {
+        error: 'expected the batch key as 0x-hex, like 0x1220 and 64 hex digits (an ED25519 key)',
+      })
+      .optional(),
   })
   .strict();
 export type Tx = z.output<typeof Tx>;

@@ -7,6 +7,7 @@ import { ALERT_TEXT_MAX, capText } from '../alert/cap-text.js';
 import { timestampToIso } from '@ledger-sentinel/ledger-model/timestamp';
 import { tokenVariables } from './alert-variables.js';
 import { tokenMoves } from './token-moves.js';
+import { batchKeyText, batchRole, batchTimestamp } from '../facts/batch.js';
 
 export function recordTimestamp(f: Facts): string {
   return f.tx?.consensus_timestamp ?? f.reward?.timestamp ?? '0';
@@ -37,10 +38,31 @@ function buildView(f: Facts, explorerLink: ExplorerLink): Record<string, unknown
     consensus_time_utc: timestampToIso(f.timeNs()),
     counterparty: f.tx ? f.counterparties().join(', ') : '',
   });
-  if (f.tx) Object.assign(view, tokenVariables(alertRecord(f, explorerLink).tokens));
+  if (f.tx) Object.assign(view, tokenVariables(alertRecord(f, explorerLink).tokens), batchVariables(f));
   // A staking reward is no transaction: a transaction link template would render a broken link for it.
   view.explorer_url = f.tx ? explorerLink(f.event.record) : '';
   return view;
+}
+
+/**
+ * Where the record stands in an atomic batch; every value '' when it is in none. `batch_key` as the current
+ * service sends it (a key object) would render as "[object Object]": it reads as its text instead.
+ */
+function batchVariables(f: Facts): Record<string, string> {
+  const tx = f.tx;
+  const role = tx === undefined ? undefined : batchRole(tx);
+  const key = tx?.batch_key;
+  const readable: Record<string, string> =
+    typeof key === 'object' && key !== null ? { batch_key: batchKeyText(key) } : {};
+  if (tx === undefined || role === undefined)
+    return { batch: '', batch_payer: '', batch_key_text: '', batch_timestamp: '', ...readable };
+  return {
+    ...readable,
+    batch: role,
+    batch_payer: f.payer() ?? '',
+    batch_key_text: batchKeyText(tx.batch_key),
+    batch_timestamp: batchTimestamp(tx, role),
+  };
 }
 
 /** The explorer link: RuleSet.explorerLink, the URL template over the record's own fields. */

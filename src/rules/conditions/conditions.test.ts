@@ -48,6 +48,12 @@ const nftTx = (sender: string, receiver: string, serial = 7) =>
     ],
   });
 
+const innerTx = tx({
+  batch_key: { _type: 'ED25519', key: 'ab'.repeat(32) },
+  parent_consensus_timestamp: '1699999999.999999999',
+  transaction_id: '0.0.5555-1699999990-000000001',
+});
+
 type Row = [string, string, RecordEvent, boolean | undefined];
 
 const rows: Row[] = [
@@ -182,6 +188,11 @@ const rows: Row[] = [
   ['child false on a child', 'child: false', txEvent(tx({ nonce: 2 })), false],
   ['child on a top-level record', 'child: true', txEvent(), false],
   ['child false on a top-level record', 'child: false', txEvent(), true],
+  // Atomic batches (batch.test.ts has the shapes of every service era).
+  ['batch inner', 'batch: inner', txEvent(innerTx), true],
+  ['batch outer on an inner one', 'batch: outer', txEvent(innerTx), false],
+  ['batch outer', 'batch: outer', txEvent(tx({ name: 'ATOMICBATCH' })), true],
+  ['batch inner on an ordinary one', 'batch: inner', txEvent(), false],
   ['reward min', 'reward: { min: "1 hbar" }', rewardEvent(HBAR), true],
   ['reward below min', 'reward: { min: "1 hbar" }', rewardEvent(HBAR - 1n), false],
   ['reward max', 'reward: { max: "0.5 hbar" }', rewardEvent(HBAR), false],

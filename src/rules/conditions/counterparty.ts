@@ -12,13 +12,13 @@ type Counterparty = z.output<typeof Counterparty>;
 
 /**
  * HBAR left the watched account and was credited to an account in (`in`) / not in (`not_in`, an allowlist) the
- * list. Credits to the fee collectors (the record's node, 0.0.98, 0.0.800, 0.0.801) are not counterparties.
+ * list. Credits to the fee collectors (the record's node, 0.0.98, 0.0.800, 0.0.801, 0.0.802) are not counterparties.
  */
 export const counterparty = defineCondition({
   name: 'counterparty',
   sources: ['transactions'],
   needsTrace: false,
-  doc: 'HBAR left the watched account for an account in / not in the list (fee legs to the node, 0.0.98, 0.0.800 and 0.0.801 are ignored).',
+  doc: 'HBAR left the watched account for an account in / not in the list (fee legs to the node, 0.0.98, 0.0.800, 0.0.801 and 0.0.802 are ignored).',
   example: '{ not_in: [0.0.1001, 0.0.1002] }',
   schema: () => Counterparty,
   compile: (value: Counterparty) => {

@@ -3,6 +3,7 @@ import type { Condition } from './shared/condition.js';
 import { action } from './action.js';
 import { all } from './all.js';
 import { any } from './any.js';
+import { batch } from './batch.js';
 import { callDepth } from './call-depth.js';
 import { child } from './child.js';
 import { counterparty } from './counterparty.js';
@@ -36,6 +37,7 @@ export const CONDITIONS: readonly Condition[] = [
   payer,
   scheduled,
   child,
+  batch,
   reward,
   callDepth,
   action,

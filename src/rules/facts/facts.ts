@@ -14,8 +14,11 @@ export const MEMO_EVAL_LIMIT = 1024;
 /**
  * Accounts that collect fees and rewards: crediting them is not "HBAR left for a counterparty". An attacker
  * gains nothing from HBAR sent there, so allowlist conditions ignore them (plus the record's own `node`).
+ * 0.0.802 is the fee-collection account: the network collects fees there and pays them out to the others
+ * later, and records of the current line credit it with the fee. Without it every fee paid would read as HBAR
+ * sent to a stranger.
  */
-export const FEE_ACCOUNTS: ReadonlySet<string> = new Set(['0.0.98', '0.0.800', '0.0.801']);
+export const FEE_ACCOUNTS: ReadonlySet<string> = new Set(['0.0.98', '0.0.800', '0.0.801', '0.0.802']);
 
 export interface RecordEvent {
   readonly source: Source;

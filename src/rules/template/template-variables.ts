@@ -58,6 +58,9 @@ const TOKENS = [
   'counterparty',
 ];
 
+/** Where a transaction stands in an atomic batch (alert-content/view.ts, batchVariables). */
+const BATCH = ['batch', 'batch_payer', 'batch_key_text', 'batch_timestamp'];
+
 /** Values derived from any record, transaction or reward (alert-content/view.ts). */
 const RECORD = ['amount_tinybar', 'amount_hbar', 'abs_amount_hbar', 'consensus_time_utc', 'explorer_url'];
 
@@ -75,6 +78,7 @@ export const TEMPLATE_VARIABLES = {
     'fee_tinybar',
     'fee_hbar',
     ...TOKENS,
+    ...BATCH,
   ],
   reward: [...fields(StakingReward), ...RECORD],
   // Contract actions are fetched for rules using call_depth or action, but no value of them is in the view yet.
