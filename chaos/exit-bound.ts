@@ -14,13 +14,12 @@ import {
   exitTook,
   linesWith,
   lockStateTables,
-  startReplicaSet,
   type ReplicaProcess,
   type ReplicaSet,
 } from '../test/helpers/ha-replicas.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { lostAlerts } from './lib/markers.js';
-import { startRig } from './lib/rig.js';
+import { startHaRig } from './lib/ha-rig.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
 import { seeded, sleep } from './lib/seeded.js';
 
@@ -112,32 +111,16 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
   const server = await startPostgres();
   const url = server.createDatabase('chaos_exit_bound');
   const markers = ctx.quick ? 30 : 80;
-  const rig = await startRig(ctx, {
-    ledger: { seed: 'chaos-exit-bound', tps: 50, lagMs: 500 },
-    watched: 10,
+  const { rig, set, marking } = await startHaRig(ctx, {
+    seed: 'chaos-exit-bound',
+    url,
     markers,
-    compiled: true,
-    config: {
-      pollInterval: '500ms',
-      state: `{ backend: postgres, postgres: { url: '${url}' } }`,
-      extra: `ha: { enabled: true, lease_ttl: 6s, holder: '\${HOLDER}' }`,
-    },
-  });
-  const set = startReplicaSet({
-    configPath: rig.dir.configPath,
     holders: ['replica-a', 'replica-b', 'replica-c'],
     compiled: true,
-    onSpawn: (p) => rig.daemons.push(p),
+    everyMs: ctx.quick ? 1_500 : 2_000,
   });
   const paused = new Set<ReplicaProcess>();
   const probes = probe(set, paused);
-  let next = 0;
-  const marking = (async () => {
-    while (next < markers) {
-      rig.mark(next++);
-      await sleep(ctx.quick ? 1_500 : 2_000);
-    }
-  })();
   try {
     const first = await set.waitForLeader(90_000);
     // The tables exist once the leader replicated its first batches.

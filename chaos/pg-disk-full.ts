@@ -5,11 +5,11 @@
 // once after space was back, nothing pending at the end.
 import { until } from '../bench/lib/daemon-process.js';
 import { checked, figure, type Figure } from '../bench/lib/figures.js';
-import { deliveriesByStatus, linesWith, startReplicaSet } from '../test/helpers/ha-replicas.js';
+import { deliveriesByStatus, linesWith } from '../test/helpers/ha-replicas.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { smallDiskUnavailable, startSmallDisk } from '../test/integration/pg-cluster.js';
 import { lostAlerts } from './lib/markers.js';
-import { startRig } from './lib/rig.js';
+import { startHaRig } from './lib/ha-rig.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
 import { sleep } from './lib/seeded.js';
 
@@ -23,28 +23,12 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
   const disk = await startSmallDisk(server, 'chaos_disk_full', 32);
   const markers = ctx.quick ? 20 : 40;
   const fullMs = ctx.quick ? 10_000 : 20_000;
-  const rig = await startRig(ctx, {
-    ledger: { seed: 'chaos-pg-disk-full', tps: 50, lagMs: 500 },
-    watched: 10,
+  const { rig, set, marking } = await startHaRig(ctx, {
+    seed: 'chaos-pg-disk-full',
+    url: disk.url,
     markers,
-    config: {
-      pollInterval: '500ms',
-      state: `{ backend: postgres, postgres: { url: '${disk.url}' } }`,
-      extra: `ha: { enabled: true, lease_ttl: 6s, holder: '\${HOLDER}' }`,
-    },
-  });
-  const set = startReplicaSet({
-    configPath: rig.dir.configPath,
     holders: ['replica-a', 'replica-b'],
-    onSpawn: (p) => rig.daemons.push(p),
   });
-  let next = 0;
-  const marking = (async () => {
-    while (next < markers) {
-      rig.mark(next++);
-      await sleep(1_000);
-    }
-  })();
   try {
     await set.waitForLeader(90_000);
     await sleep(5_000);

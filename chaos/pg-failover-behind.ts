@@ -7,12 +7,12 @@
 // (an alert sent there has its "sent" lost too, and goes out again with the same id), no load of the state failing.
 import { until } from '../bench/lib/daemon-process.js';
 import { checked, figure, type Figure } from '../bench/lib/figures.js';
-import { deliveriesByStatus, linesWith, startReplicaSet } from '../test/helpers/ha-replicas.js';
+import { deliveriesByStatus, linesWith } from '../test/helpers/ha-replicas.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../test/helpers/tcp-proxy.js';
 import { startEndpoint, startStandby, type Standby } from '../test/integration/pg-cluster.js';
 import { lostAlerts } from './lib/markers.js';
-import { startRig } from './lib/rig.js';
+import { startHaRig } from './lib/ha-rig.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
 import { sleep } from './lib/seeded.js';
 
@@ -28,28 +28,12 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
   const url = `postgres://sentinel@127.0.0.1:${endpoint.port}/chaos_failover`;
   const rounds = ctx.quick ? 1 : 3;
   const markers = ctx.quick ? 20 : 50;
-  const rig = await startRig(ctx, {
-    ledger: { seed: 'chaos-pg-failover', tps: 50, lagMs: 500 },
-    watched: 10,
+  const { rig, set, marked, marking } = await startHaRig(ctx, {
+    seed: 'chaos-pg-failover',
+    url,
     markers,
-    config: {
-      pollInterval: '500ms',
-      state: `{ backend: postgres, postgres: { url: '${url}' } }`,
-      extra: `ha: { enabled: true, lease_ttl: 6s, holder: '\${HOLDER}' }`,
-    },
-  });
-  const set = startReplicaSet({
-    configPath: rig.dir.configPath,
     holders: ['replica-a', 'replica-b'],
-    onSpawn: (p) => rig.daemons.push(p),
   });
-  let next = 0;
-  const marking = (async () => {
-    while (next < markers) {
-      rig.mark(next++);
-      await sleep(1_000);
-    }
-  })();
   let primary: { crash(): void; destroy(): void } = first;
   /** Markers injected while a standby was cut off: their alerts may be sent, then lost with the commits. */
   let inLostWindows = 0;
@@ -62,9 +46,9 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
       ctx.log(
         `${SUITE}: round ${round + 1}: standby cut off, then the primary crashed and the standby promoted`,
       );
-      const cutAt = next;
+      const cutAt = marked();
       await sleep(3_000);
-      inLostWindows += next - cutAt + 1; // + the one whose send may have been on the wire at the cut
+      inLostWindows += marked() - cutAt + 1; // + the one whose send may have been on the wire at the cut
       primary.crash();
       standby.promote();
       endpoint.pointTo(standby.port);
