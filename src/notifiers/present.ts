@@ -67,6 +67,7 @@ function presentToken(m: AlertTokenMove): AlertTokenMove {
     tokenId: field(m.tokenId),
     amount: field(m.amount),
     ...(typeof m.decimals === 'number' && Number.isInteger(m.decimals) ? { decimals: m.decimals } : {}),
+    ...(typeof m.symbol === 'string' && m.symbol ? { symbol: field(m.symbol) } : {}),
     ...(m.serial !== undefined ? { serial: field(m.serial) } : {}),
     ...(m.counterparty !== undefined ? { counterparty: field(m.counterparty) } : {}),
   };

@@ -5,6 +5,8 @@
 import type { CallTraces } from '../enrich/call-trace.js';
 import { actionsIdFor } from '../enrich/call-trace.js';
 import type { ContractVerification } from '../enrich/verification.js';
+import type { TokenFactsStore } from '../tokens/token-facts.js';
+import { tokensMoved } from './tokens-moved.js';
 import { LedgerHttpError } from '../ledger/errors.js';
 import type { ContractAction, Transaction } from '@ledger-sentinel/ledger-model/schema';
 import type { Metrics } from '../observability/metrics.js';
@@ -21,6 +23,8 @@ export interface PipelineDeps extends EmitDeps {
   readonly repo: RuleStateRepo;
   readonly traces: CallTraces;
   readonly verification: ContractVerification;
+  /** Token facts (decimals, symbol) for amounts in token units; absent: amounts stay in raw units. */
+  readonly tokens?: TokenFactsStore;
   /** Called after apply() enqueued alerts (the delivery worker's poke). */
   readonly onAlerts?: () => void;
   /** Told the per-rule match counts of every committed page (the status page's "last match"). */
@@ -92,12 +96,13 @@ export function createPipelineHandler(deps: PipelineDeps): RecordHandler<Prepare
 export async function enrichEvent(
   engine: Engine,
   item: TailRecord,
-  deps: Pick<PipelineDeps, 'traces' | 'verification'>,
+  deps: Pick<PipelineDeps, 'traces' | 'verification' | 'tokens'>,
 ): Promise<EngineEvent> {
   let event: EngineEvent = { source: item.source, record: item.record, account: item.account };
   if (item.stateTimeNs !== undefined) event = { ...event, stateTimeNs: item.stateTimeNs };
   if (item.source !== 'transactions') return event;
   const tx: Transaction = item.record;
+  if (deps.tokens) event = await withTokenFacts(engine, event, tx, deps.tokens);
   let needs = engine.needs(event);
   if (needs.trace) {
     event = { ...event, traces: await actionsOf(tx, deps.traces) };
@@ -105,6 +110,26 @@ export async function enrichEvent(
   }
   if (needs.verification) event = { ...event, annotations: await deps.verification.annotate(tx) };
   return event;
+}
+
+/**
+ * The token facts a record needs: first those of its tokens a rule decides by (an amount in tokens or a symbol),
+ * then, when a rule matched, those of every token it moves for the watched account, for the alert's amounts. A
+ * token whose facts cannot be read leaves its amounts in raw units; the store counts and logs it.
+ */
+async function withTokenFacts(
+  engine: Engine,
+  event: EngineEvent,
+  tx: Transaction,
+  tokens: TokenFactsStore,
+): Promise<EngineEvent> {
+  const moved = tokensMoved(tx, event.account.id);
+  if (moved.length === 0) return event;
+  const decisive = moved.filter((id) => engine.factsTokens.has(id));
+  if (decisive.length > 0) await tokens.ensure(decisive);
+  const next: EngineEvent = { ...event, tokenFacts: tokens.get };
+  if (engine.needs(next).matched) await tokens.ensure(moved);
+  return next;
 }
 
 /** A transaction the actions endpoint does not know (404) has no trace; anything else fails the poll (retried). */
