@@ -12,7 +12,7 @@ const USDC_BODY = {
   created_timestamp: '1234567890.000000002',
   decimals: '6',
   deleted: false,
-  expiry_timestamp: 1234567890000010001,
+  expiry_timestamp: 1234567890000010,
   fee_schedule_key: { _type: 'ProtobufEncoded', key: '7b2231222c2232222c2233227d' },
   freeze_default: false,
   freeze_key: null,
