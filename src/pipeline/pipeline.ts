@@ -102,34 +102,33 @@ export async function enrichEvent(
   if (item.stateTimeNs !== undefined) event = { ...event, stateTimeNs: item.stateTimeNs };
   if (item.source !== 'transactions') return event;
   const tx: Transaction = item.record;
-  if (deps.tokens) event = await withTokenFacts(engine, event, tx, deps.tokens);
+  const moved = deps.tokens ? tokensMoved(tx, item.account.id) : [];
+  if (deps.tokens && moved.length > 0) event = await withTokenFacts(engine, event, moved, deps.tokens);
   let needs = engine.needs(event);
   if (needs.trace) {
     event = { ...event, traces: await actionsOf(tx, deps.traces) };
     needs = engine.needs(event); // a rule decided by the trace may be the one that asks for verification
   }
   if (needs.verification) event = { ...event, annotations: await deps.verification.annotate(tx) };
+  // The alert's amounts: every token the record moves for the account, once a rule matched (traces included).
+  if (deps.tokens && moved.length > 0 && needs.matched) await deps.tokens.ensure(moved);
   return event;
 }
 
 /**
- * The token facts a record needs: first those of its tokens a rule decides by (an amount in tokens or a symbol),
- * then, when a rule matched, those of every token it moves for the watched account, for the alert's amounts. A
- * token whose facts cannot be read leaves its amounts in raw units; the store counts and logs it.
+ * The event with the token facts lookup, after reading the facts of the moved tokens a rule decides by (an amount
+ * in tokens or a symbol). A token whose facts cannot be read leaves its amounts in raw units and such a condition
+ * unmatched; the store counts and logs it.
  */
 async function withTokenFacts(
   engine: Engine,
   event: EngineEvent,
-  tx: Transaction,
+  moved: readonly string[],
   tokens: TokenFactsStore,
 ): Promise<EngineEvent> {
-  const moved = tokensMoved(tx, event.account.id);
-  if (moved.length === 0) return event;
   const decisive = moved.filter((id) => engine.factsTokens.has(id));
   if (decisive.length > 0) await tokens.ensure(decisive);
-  const next: EngineEvent = { ...event, tokenFacts: tokens.get };
-  if (engine.needs(next).matched) await tokens.ensure(moved);
-  return next;
+  return { ...event, tokenFacts: tokens.get };
 }
 
 /** A transaction the actions endpoint does not know (404) has no trace; anything else fails the poll (retried). */
