@@ -29,6 +29,7 @@ export function startTailPart(shared: Shared, loaded: Loaded, deps: TailPartDeps
   const tokens = createTokenFacts({
     fetch: (id, signal) => client.getToken(id, signal ? { signal } : {}),
     configured: [...new Set([...config.tokens.map((t) => t.id), ...shared.engines.current().factsTokens])],
+    names: new Map(config.tokens.flatMap((t) => (t.name === undefined ? [] : [[t.id, t.name] as const]))),
     log: log.child({ component: 'token-facts' }),
     metrics,
     clock: shared.clock,

@@ -128,7 +128,7 @@ async function withTokenFacts(
 ): Promise<EngineEvent> {
   const decisive = moved.filter((id) => engine.factsTokens.has(id));
   if (decisive.length > 0) await tokens.ensure(decisive);
-  return { ...event, tokenFacts: tokens.get };
+  return { ...event, tokenFacts: tokens.units };
 }
 
 /** A transaction the actions endpoint does not know (404) has no trace; anything else fails the poll (retried). */

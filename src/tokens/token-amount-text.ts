@@ -7,6 +7,8 @@ import { MAX_DECIMALS } from './token-info.js';
 export interface UnitFacts {
   readonly decimals?: number | undefined;
   readonly symbol?: string | undefined;
+  /** The name `tokens:` in the config gives the token, if any. */
+  readonly displayName?: string | undefined;
 }
 
 const RAW = /^-?\d+$/;

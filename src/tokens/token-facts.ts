@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
 import { readTokenInfo, type TokenFacts } from './token-info.js';
+import type { UnitFacts } from './token-amount-text.js';
 
 export type FetchToken = (tokenId: string, signal?: AbortSignal) => Promise<Record<string, unknown> | null>;
 /** How often the configured tokens are read again (a symbol or a key can change; decimals cannot). */
@@ -17,6 +18,8 @@ const FAILURES: readonly FactsFailure[] = ['not_found', 'refused', 'error'];
 export interface TokenFactsOptions {
   readonly fetch: FetchToken;
   readonly configured?: readonly string[];
+  /** Names `tokens:` gives its tokens, shown in messages. */
+  readonly names?: ReadonlyMap<string, string>;
   readonly log?: Logger;
   readonly metrics?: Pick<Metrics, 'tokenFactsFailures' | 'tokenFactsCached'>;
   readonly clock?: () => number;
@@ -31,6 +34,8 @@ export interface TokenFactsOptions {
 export interface TokenFactsStore {
   /** The facts of a token, if read (stale facts are still returned while a refresh runs). */
   get(tokenId: string): TokenFacts | undefined;
+  /** What messages show a token's amounts with: its decimals and symbol when read, and its configured name. */
+  units(tokenId: string): UnitFacts | undefined;
   /** Why the last read of a token failed, if it did. */
   failure(tokenId: string): FactsFailure | undefined;
   /** Reads the tokens not known yet (or failed long enough ago); stale ones are refreshed in the background. Never rejects. */
@@ -73,6 +78,13 @@ class TokenFactsCache implements TokenFactsStore {
   }
 
   readonly get = (tokenId: string): TokenFacts | undefined => this.entries.get(tokenId)?.facts;
+
+  readonly units = (tokenId: string): UnitFacts | undefined => {
+    const facts = this.get(tokenId);
+    const displayName = this.options.names?.get(tokenId);
+    if (displayName === undefined) return facts;
+    return { decimals: facts?.decimals, symbol: facts?.symbol, displayName };
+  };
 
   failure(tokenId: string): FactsFailure | undefined {
     return this.entries.get(tokenId)?.failure;

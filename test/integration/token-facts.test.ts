@@ -186,4 +186,28 @@ describe('token facts from the query service', () => {
     expect(tokens.get('0.0.5008')).toBeUndefined();
     expect(tokens.get('0.0.5005')).toMatchObject({ decimals: undefined, symbol: 'EVIL' });
   });
+
+  it('shows the configured name with the amount, also for a token the service does not know', async () => {
+    const server = await setup();
+    const client = server.h.client;
+    const names = new Map([
+      [USDC, 'treasury-usdc'],
+      ['0.0.4040', 'gone'],
+    ]);
+    const tokens = createTokenFacts({
+      fetch: (id) => client.getToken(id),
+      configured: [...names.keys()],
+      names,
+    });
+
+    const known = await alertsFor(tokens, drain(USDC, 293_843_768n));
+    const unknown = await alertsFor(tokens, drain('0.0.4040', 7n));
+
+    expect(known.map((a) => a.trigger?.tokens?.[0])).toEqual([
+      expect.objectContaining({ decimals: 5, symbol: 'USDC', name: 'treasury-usdc' }),
+    ]);
+    expect(unknown.map((a) => a.trigger?.tokens?.[0])).toEqual([
+      { tokenId: '0.0.4040', amount: '-7', name: 'gone', counterparty: '0.0.6666' },
+    ]);
+  });
 });

@@ -21,6 +21,7 @@ export const ALERT_VARIABLES: readonly AlertVariable[] = [
     name: 'token_amount_text',
     doc: "the same in the token's units, `-2,938.43768 USDC` (raw units when decimals are unknown)",
   },
+  { name: 'token_name', doc: 'its name from `tokens:` in the config, else its symbol, else its id' },
   { name: 'token_symbol', doc: "the token's symbol, empty when its facts are not known" },
   { name: 'token_counterparty', doc: 'the accounts on the other side of that token move' },
   { name: 'counterparty', doc: 'the accounts credited HBAR by the transaction (fee collectors excluded)' },
@@ -39,6 +40,7 @@ export function tokenVariables(moves: readonly AlertTokenMove[] | undefined): Re
     amount: m.amount,
     amount_text: m.serial === undefined ? tokenUnits(m.amount, m.decimals, m.symbol) : '',
     symbol: m.symbol ?? '',
+    name: m.name || m.symbol || m.tokenId,
     decimals: m.decimals ?? '',
     serial: m.serial ?? '',
     counterparty: m.counterparty ?? '',
@@ -51,6 +53,7 @@ export function tokenVariables(moves: readonly AlertTokenMove[] | undefined): Re
     token_amount: first?.amount ?? '',
     token_amount_text: first ? first.amount_text || first.text : '',
     token_symbol: first?.symbol ?? '',
+    token_name: first?.name ?? '',
     token_counterparty: first?.counterparty ?? '',
   };
 }

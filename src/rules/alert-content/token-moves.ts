@@ -53,10 +53,11 @@ function nftMoves(f: Facts): AlertTokenMove[] {
 }
 
 /** The decimals and symbol the move is shown with, when the token's facts are known and usable. */
-function unitsOf(f: Facts, tokenId: string): { decimals?: number; symbol?: string } {
+function unitsOf(f: Facts, tokenId: string): { decimals?: number; symbol?: string; name?: string } {
   const facts = f.event.tokenFacts?.(tokenId);
-  if (facts?.decimals === undefined) return {};
-  return { decimals: facts.decimals, ...(facts.symbol ? { symbol: facts.symbol } : {}) };
+  const name = facts?.displayName ? { name: facts.displayName } : {};
+  if (facts?.decimals === undefined) return name;
+  return { decimals: facts.decimals, ...(facts.symbol ? { symbol: facts.symbol } : {}), ...name };
 }
 
 function counterparty(ids: readonly string[]): { counterparty?: string } {
@@ -66,11 +67,12 @@ function counterparty(ids: readonly string[]): { counterparty?: string } {
   return { counterparty: `${unique.slice(0, MAX_COUNTERPARTIES).join(', ')}${more}` };
 }
 
-/** `-2,938.43768 USDC of 0.0.456858`, `-1,000,000 units (decimals unknown) of 0.0.456858`, `NFT 0.0.1234 #7 sent`. */
+/** `-2,938.43768 USDC of 0.0.456858` (`of treasury-usdc (0.0.456858)` with a configured name), `-1,000,000 units (decimals unknown) of 0.0.456858`, `NFT 0.0.1234 #7 sent`. */
 export function tokenMoveText(m: AlertTokenMove): string {
   if (m.serial !== undefined)
     return `NFT ${m.tokenId} #${m.serial} ${m.amount.startsWith('-') ? 'sent' : 'received'}`;
-  return `${tokenUnits(m.amount, m.decimals, m.symbol)} of ${m.tokenId}`;
+  const token = m.name ? `${m.name} (${m.tokenId})` : m.tokenId;
+  return `${tokenUnits(m.amount, m.decimals, m.symbol)} of ${token}`;
 }
 
 /** The amount in the token's own units when its decimals are known, else grouped raw units, saying so. */

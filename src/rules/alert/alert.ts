@@ -39,6 +39,8 @@ export interface AlertTokenMove {
   readonly decimals?: number;
   /** The token's symbol when known (ledger-controlled: escape it). */
   readonly symbol?: string;
+  /** The name `tokens:` in the config gives the token. */
+  readonly name?: string;
   /** NFT serial number, for NFT moves. */
   readonly serial?: string;
   /** The other side: the accounts the token went to (debit) or came from (credit). */

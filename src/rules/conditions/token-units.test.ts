@@ -141,4 +141,22 @@ describe('alert amounts in the token units', () => {
 
     expect(alert?.summary).toBe('-293,843,768 units (decimals unknown)');
   });
+
+  it('names the token as tokens: in the config does, even while its decimals are unknown', () => {
+    const summary = '{{token_name}}: {{#tokens}}{{text}}{{/tokens}}';
+    const named = { decimals: 5, symbol: 'USDC', displayName: 'treasury-usdc' };
+    const [alert] = evaluate(anyDebit, moved(-293_843_768n), named, summary).alerts;
+    const [unknown] = evaluate(anyDebit, moved(-5n), { displayName: 'treasury-usdc' }, summary).alerts;
+
+    expect(alert?.summary).toBe(`treasury-usdc: -2,938.43768 USDC of treasury-usdc (${TOKEN})`);
+    expect(unknown?.summary).toBe(`treasury-usdc: -5 units (decimals unknown) of treasury-usdc (${TOKEN})`);
+  });
+
+  it('falls back to the symbol, then the id, for token_name', () => {
+    const [withSymbol] = evaluate(anyDebit, moved(-5n), USDC, '{{token_name}}').alerts;
+    const [bare] = evaluate(anyDebit, moved(-5n), undefined, '{{token_name}}').alerts;
+
+    expect(withSymbol?.summary).toBe('USDC');
+    expect(bare?.summary).toBe(TOKEN);
+  });
 });

@@ -49,6 +49,7 @@ const TOKENS = [
   'tokens.amount',
   'tokens.amount_text',
   'tokens.symbol',
+  'tokens.name',
   'tokens.decimals',
   'tokens.serial',
   'tokens.counterparty',
@@ -57,6 +58,7 @@ const TOKENS = [
   'token_amount',
   'token_amount_text',
   'token_symbol',
+  'token_name',
   'token_counterparty',
   'counterparty',
 ];
