@@ -27,7 +27,9 @@ export function startTailPart(shared: Shared, loaded: Loaded, deps: TailPartDeps
   const controller = new AbortController();
   // Configured tokens and those the rules decide by are read at start; others when an alerting record moves them.
   const tokens = createTokenFacts({
-    fetch: (id, signal) => client.getToken(id, signal ? { signal } : {}),
+    // A background refresh waits behind the tail's polls (priority 0 and up) in the request budget.
+    fetch: (id, { signal, background }) =>
+      client.getToken(id, { ...(signal ? { signal } : {}), priority: background ? -1 : 0 }),
     configured: [...new Set([...config.tokens.map((t) => t.id), ...shared.engines.current().factsTokens])],
     names: new Map(config.tokens.flatMap((t) => (t.name === undefined ? [] : [[t.id, t.name] as const]))),
     log: log.child({ component: 'token-facts' }),

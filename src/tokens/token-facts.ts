@@ -8,7 +8,12 @@ import type { Metrics } from '../observability/metrics.js';
 import { readTokenInfo, type TokenFacts } from './token-info.js';
 import type { UnitFacts } from './token-amount-text.js';
 
-export type FetchToken = (tokenId: string, signal?: AbortSignal) => Promise<Record<string, unknown> | null>;
+/** `background`: a refresh nothing waits for, which yields to the tail's polls in the request budget. */
+export interface FetchOptions {
+  readonly signal?: AbortSignal;
+  readonly background: boolean;
+}
+export type FetchToken = (tokenId: string, options: FetchOptions) => Promise<Record<string, unknown> | null>;
 /** How often the configured tokens are read again (a symbol or a key can change; decimals cannot). */
 export const TOKEN_REFRESH_MS = 10 * 60_000;
 
@@ -98,7 +103,7 @@ class TokenFactsCache implements TokenFactsStore {
       const when = this.due(this.entries.get(id), now);
       if (!when || reads >= MAX_READS_PER_ENSURE) continue;
       reads++;
-      const pending = this.start(id, signal);
+      const pending = this.start(id, signal, when === 'background');
       if (when === 'now') waits.push(pending);
     }
     await Promise.all(waits);
@@ -106,11 +111,11 @@ class TokenFactsCache implements TokenFactsStore {
 
   setConfigured(tokenIds: readonly string[]): void {
     this.configured = new Set(tokenIds);
-    for (const id of this.configured) if (!this.entries.has(id)) void this.start(id);
+    for (const id of this.configured) if (!this.entries.has(id)) void this.start(id, undefined, true);
   }
 
   async refreshConfigured(signal?: AbortSignal): Promise<void> {
-    await Promise.all([...this.configured].map((id) => this.start(id, signal)));
+    await Promise.all([...this.configured].map((id) => this.start(id, signal, true)));
   }
 
   private due(entry: Entry | undefined, now: number): 'now' | 'background' | undefined {
@@ -121,18 +126,18 @@ class TokenFactsCache implements TokenFactsStore {
       : undefined;
   }
 
-  private start(tokenId: string, signal?: AbortSignal): Promise<void> {
+  private start(tokenId: string, signal: AbortSignal | undefined, background = false): Promise<void> {
     const running = this.inFlight.get(tokenId);
     if (running) return running;
-    const pending = this.read(tokenId, signal).finally(() => this.inFlight.delete(tokenId));
+    const pending = this.read(tokenId, signal, background).finally(() => this.inFlight.delete(tokenId));
     this.inFlight.set(tokenId, pending);
     return pending;
   }
 
-  private async read(tokenId: string, signal?: AbortSignal): Promise<void> {
+  private async read(tokenId: string, signal: AbortSignal | undefined, background: boolean): Promise<void> {
     const previous = this.entries.get(tokenId);
     try {
-      const body = await this.options.fetch(tokenId, signal);
+      const body = await this.options.fetch(tokenId, { ...(signal ? { signal } : {}), background });
       if (body === null) {
         this.report(tokenId, 'not_found', 'the query service knows no such token (404)');
         return this.store(tokenId, { failure: 'not_found', checkedAt: this.clock() });

@@ -73,7 +73,7 @@ async function setup() {
   const client = h.client;
   const logs = captureLogs();
   const tokens = createTokenFacts({
-    fetch: (id, signal) => client.getToken(id, signal ? { signal } : {}),
+    fetch: (id, { signal }) => client.getToken(id, signal ? { signal } : {}),
     log: logs.logger,
     metrics: h.metrics,
   });
@@ -173,7 +173,7 @@ describe('token facts from the query service', () => {
     const server = await setup();
     const client = server.h.client;
     const tokens = createTokenFacts({
-      fetch: (id, signal) => client.getToken(id, signal ? { signal } : {}),
+      fetch: (id, { signal }) => client.getToken(id, signal ? { signal } : {}),
       configured: [USDC],
       maxEntries: 1,
     });
