@@ -90,6 +90,7 @@ describe('token amounts by symbol or in tokens', () => {
     ['10000 U$DC!', '"10000 U$DC!": "U$DC!" is not a unit'],
     ['0 USDC', 'a token amount is above 0'],
     ['1.5 units', 'units are whole numbers'],
+    ['5 HBAR', 'not HBAR; for HBAR use debit or credit'],
   ])('refuses %j', (input, message) => {
     const parsed = parseTokenAmount(input, undefined);
 

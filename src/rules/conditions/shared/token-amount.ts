@@ -97,6 +97,8 @@ export function parseTokenAmount(input: string | number, decimals: number | unde
       return fail(`"${input}": units are whole numbers (the smallest unit); write tokens for fractions`);
     return checked(input, BigInt(whole));
   }
+  if (/^(h|tiny)bars?$/i.test(unit))
+    return fail(`"${input}": a token amount is in the token's units, not HBAR; for HBAR use debit or credit`);
   if (!TOKEN_WORD.test(unit) && !SYMBOL.test(unit))
     return fail(`"${input}": "${unit}" is not a unit; ${ACCEPTED}`);
   const symbol = TOKEN_WORD.test(unit) ? undefined : unit;
