@@ -17,17 +17,32 @@ import { createPipelineHandler } from '../pipeline/pipeline.js';
 import type { Shared, TailPart, TailPartDeps } from './runtime-parts.js';
 import { runTailLoop } from '../tail/loop/daemon-loop.js';
 import { verifyFor } from '../enrich/verify-adapter.js';
+import { createTokenFacts, runTokenRefresh, TOKEN_REFRESH_MS } from '../tokens/token-facts.js';
 
 export function startTailPart(shared: Shared, loaded: Loaded, deps: TailPartDeps): TailPart {
   const { config } = loaded;
   const { log, metrics } = shared;
   const client = ledgerClientFor(config, log, metrics);
   const verifyClient = verifyClientFor(config, log, metrics);
+  const controller = new AbortController();
+  // Configured tokens and those the rules decide by are read at start; others when an alerting record moves them.
+  const tokens = createTokenFacts({
+    // A background refresh waits behind the tail's polls (priority 0 and up) in the request budget.
+    fetch: (id, { signal, background }) =>
+      client.getToken(id, { ...(signal ? { signal } : {}), priority: background ? -1 : 0 }),
+    configured: [...new Set([...config.tokens.map((t) => t.id), ...shared.engines.current().factsTokens])],
+    names: new Map(config.tokens.flatMap((t) => (t.name === undefined ? [] : [[t.id, t.name] as const]))),
+    log: log.child({ component: 'token-facts' }),
+    metrics,
+    clock: shared.clock,
+  });
+  const refresh = runTokenRefresh(tokens, TOKEN_REFRESH_MS, shared.sleep, controller.signal);
   const handler = createPipelineHandler({
     engines: shared.engines,
     repo: shared.repo,
     traces: createCallTraces({ listActions: (id) => client.listActions(id, { order: 'asc', limit: 100 }) }),
     verification: createContractVerification({ verify: verifyFor(verifyClient, config) }),
+    tokens,
     outbox: shared.outbox,
     routes: deps.routes,
     metrics,
@@ -35,7 +50,6 @@ export function startTailPart(shared: Shared, loaded: Loaded, deps: TailPartDeps
     onMatches: (counts) => shared.ruleActivity.matched(counts),
   });
   const tailer = createLiveTailer(tailerFor(shared, loaded, client, handler, deps.quarantine));
-  const controller = new AbortController();
   const loop = startTailLoop(shared, loaded, tailer, controller.signal);
   log.info({ accounts: loaded.accounts.length }, 'tail started');
   return {
@@ -44,6 +58,7 @@ export function startTailPart(shared: Shared, loaded: Loaded, deps: TailPartDeps
     async stop() {
       controller.abort();
       await loop;
+      await refresh;
       await client.close();
       await verifyClient?.close();
     },

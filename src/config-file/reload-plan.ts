@@ -27,7 +27,7 @@ export interface ReloadPlan {
   readonly routes: boolean;
   /** The watch list: the tailer's stream list is swapped between two rounds of the running loop. */
   readonly accounts: boolean;
-  /** `ledger`, `tail` or `verification`: the tail part (clients and poll loop) restarts. */
+  /** `ledger`, `tail`, `verification` or `tokens`: the tail part (clients, token facts, poll loop) restarts. */
   readonly tail: boolean;
   /** Config silences: the delivery worker restarts (sends in flight finish first). */
   readonly delivery: boolean;
@@ -58,7 +58,7 @@ export function planReload(before: ReloadInputs, after: ReloadInputs): ReloadPla
     notifiers,
     routes: !same(a.routes, b.routes),
     accounts,
-    tail: !same([a.ledger, a.tail, a.verification], [b.ledger, b.tail, b.verification]),
+    tail: !same([a.ledger, a.tail, a.verification, a.tokens], [b.ledger, b.tail, b.verification, b.tokens]),
     delivery: !same(a.silences, b.silences),
     tick: a.daemon.tick_interval !== b.daemon.tick_interval,
     selfMonitoring: accounts || notifiers.length > 0 || !same(a.self_monitoring, b.self_monitoring),

@@ -18,6 +18,7 @@ import { RulesConfig } from '../rules/load/rules-config.js';
 import { HeartbeatConfig } from '../self-monitor/heartbeat-config.js';
 import { HaConfig, haBackendIssue } from '../state/ha-config.js';
 import { AccountsConfig } from '../accounts/accounts-config.js';
+import { TokensConfig } from '../tokens/tokens-config.js';
 import { TailConfig } from '../tail/tail-config.js';
 
 export const CONFIG_SECTIONS = {
@@ -25,6 +26,7 @@ export const CONFIG_SECTIONS = {
   verification: VerificationConfig.optional(),
   explorer: ExplorerConfig.prefault({}),
   accounts: AccountsConfig,
+  tokens: TokensConfig,
   tail: TailConfig,
   rules: RulesConfig.prefault({}),
   notifiers: Notifiers.default({}),

@@ -8,6 +8,7 @@ import { getParsed, type GetOptions, type LedgerMetrics, type RequestContext } f
 import { parsePageText, type Endpoint, type Page, type RecordOf } from './page.js';
 import { LinkLoopError } from './errors.js';
 import { accountUrl, getAccount } from './get-account.js';
+import { getToken, tokenUrl } from './get-token.js';
 import { parseBase, requestPath, resolveLink } from './pagination.js';
 import { createPageReporter } from './page-reporter.js';
 import {
@@ -63,6 +64,8 @@ export interface LedgerClient {
   ): AsyncIterable<Page<ContractAction>>;
   /** An account by id, alias or EVM address; null when the service knows no such account (404). */
   getAccount(idOrAliasOrEvmAddress: string, opts?: ListOptions): Promise<AccountSummary | null>;
+  /** A token's JSON object (read it with tokens/token-info.ts); null when the service knows no such token (404). */
+  getToken(tokenId: string, opts?: ListOptions): Promise<Record<string, unknown> | null>;
   /** One page of a service path such as a persisted `links.next` (relative, or absolute on our origin). */
   fetchPage<K extends Endpoint>(endpoint: K, url: string, opts?: ListOptions): Promise<Page<RecordOf[K]>>;
   /** Pages from `url` on, following links.next until null. */
@@ -133,6 +136,7 @@ export function createLedgerClient(options: LedgerClientOptions): LedgerClient {
     listRewards: (account, query, opts) => pages('rewards', rewardsUrl(account, query), opts),
     listActions: (idOrHash, query, opts) => pages('actions', actionsUrl(idOrHash, query), opts),
     getAccount: async (ref, opts) => getAccount(ctx, requestPath(base, accountUrl(ref)), opts),
+    getToken: async (id, opts) => getToken(ctx, requestPath(base, tokenUrl(id)), opts),
     fetchPage,
     pages,
     close: async () => {

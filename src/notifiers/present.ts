@@ -67,6 +67,8 @@ function presentToken(m: AlertTokenMove): AlertTokenMove {
     tokenId: field(m.tokenId),
     amount: field(m.amount),
     ...(typeof m.decimals === 'number' && Number.isInteger(m.decimals) ? { decimals: m.decimals } : {}),
+    ...(typeof m.symbol === 'string' && m.symbol ? { symbol: field(m.symbol) } : {}),
+    ...(typeof m.name === 'string' && m.name ? { name: field(m.name) } : {}),
     ...(m.serial !== undefined ? { serial: field(m.serial) } : {}),
     ...(m.counterparty !== undefined ? { counterparty: field(m.counterparty) } : {}),
   };

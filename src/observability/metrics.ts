@@ -71,6 +71,7 @@ export function createMetrics(options: MetricsOptions = {}) {
   for (const reason of ['unrelated_file', 'same_content']) metrics.configReloadNoops.inc({ reason }, 0);
   for (const read of ['head', 'sweep']) metrics.globalPages.inc({ read }, 0);
   for (const direction of ['forward', 'backward']) metrics.clockSteps.inc({ direction }, 0);
+  for (const reason of ['not_found', 'refused', 'error']) metrics.tokenFactsFailures.inc({ reason }, 0);
   metrics.leaderChanges.inc(0);
   return metrics;
 }

@@ -5,6 +5,8 @@
 import type { CallTraces } from '../enrich/call-trace.js';
 import { actionsIdFor } from '../enrich/call-trace.js';
 import type { ContractVerification } from '../enrich/verification.js';
+import type { TokenFactsStore } from '../tokens/token-facts.js';
+import { tokensMoved } from './tokens-moved.js';
 import { LedgerHttpError } from '../ledger/errors.js';
 import type { ContractAction, Transaction } from '@ledger-sentinel/ledger-model/schema';
 import type { Metrics } from '../observability/metrics.js';
@@ -21,6 +23,8 @@ export interface PipelineDeps extends EmitDeps {
   readonly repo: RuleStateRepo;
   readonly traces: CallTraces;
   readonly verification: ContractVerification;
+  /** Token facts (decimals, symbol) for amounts in token units; absent: amounts stay in raw units. */
+  readonly tokens?: TokenFactsStore;
   /** Called after apply() enqueued alerts (the delivery worker's poke). */
   readonly onAlerts?: () => void;
   /** Told the per-rule match counts of every committed page (the status page's "last match"). */
@@ -92,19 +96,39 @@ export function createPipelineHandler(deps: PipelineDeps): RecordHandler<Prepare
 export async function enrichEvent(
   engine: Engine,
   item: TailRecord,
-  deps: Pick<PipelineDeps, 'traces' | 'verification'>,
+  deps: Pick<PipelineDeps, 'traces' | 'verification' | 'tokens'>,
 ): Promise<EngineEvent> {
   let event: EngineEvent = { source: item.source, record: item.record, account: item.account };
   if (item.stateTimeNs !== undefined) event = { ...event, stateTimeNs: item.stateTimeNs };
   if (item.source !== 'transactions') return event;
   const tx: Transaction = item.record;
+  const moved = deps.tokens ? tokensMoved(tx, item.account.id) : [];
+  if (deps.tokens && moved.length > 0) event = await withTokenFacts(engine, event, moved, deps.tokens);
   let needs = engine.needs(event);
   if (needs.trace) {
     event = { ...event, traces: await actionsOf(tx, deps.traces) };
     needs = engine.needs(event); // a rule decided by the trace may be the one that asks for verification
   }
   if (needs.verification) event = { ...event, annotations: await deps.verification.annotate(tx) };
+  // The alert's amounts: every token the record moves for the account, once a rule matched (traces included).
+  if (deps.tokens && moved.length > 0 && needs.matched) await deps.tokens.ensure(moved);
   return event;
+}
+
+/**
+ * The event with the token facts lookup, after reading the facts of the moved tokens a rule decides by (an amount
+ * in tokens or a symbol). A token whose facts cannot be read leaves its amounts in raw units and such a condition
+ * unmatched; the store counts and logs it.
+ */
+async function withTokenFacts(
+  engine: Engine,
+  event: EngineEvent,
+  moved: readonly string[],
+  tokens: TokenFactsStore,
+): Promise<EngineEvent> {
+  const decisive = moved.filter((id) => engine.factsTokens.has(id));
+  if (decisive.length > 0) await tokens.ensure(decisive);
+  return { ...event, tokenFacts: tokens.units };
 }
 
 /** A transaction the actions endpoint does not know (404) has no trace; anything else fails the poll (retried). */

@@ -37,6 +37,7 @@ const FLOORS: Readonly<Record<string, number>> = {
   notifiers: 4,
   rules: 3,
   accounts: 2,
+  tokens: 2,
   enrich: 2,
   ledger: 1,
   state: 1,

@@ -6,6 +6,7 @@
 import { createCallTraces } from '../../enrich/call-trace.js';
 import type { ContractVerification } from '../../enrich/verification.js';
 import type { LedgerClient } from '../../ledger/client.js';
+import { createTokenFacts } from '../../tokens/token-facts.js';
 import { formatTimestamp, parseTimestamp, timestampToMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import type { Alert } from '../../rules/alert/alert.js';
 import type { RuleSet } from '../../rules/load/compile.js';
@@ -42,6 +43,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
     routes: options.routes,
     traces: createCallTraces({ listActions: (id) => client.listActions(id, { order: 'asc', limit: 100 }) }),
     verification: options.verification,
+    // Amounts in token units and rules by symbol, as the daemon evaluates them (src/tokens/token-facts.ts).
+    tokens: createTokenFacts({ fetch: (id, { signal }) => client.getToken(id, signal ? { signal } : {}) }),
   });
   try {
     return await replayRange(options, pipeline);

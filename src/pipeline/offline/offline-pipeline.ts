@@ -5,6 +5,7 @@
 // (collect-sent.ts) and returned instead of delivered. Nothing outlives close().
 import type { CallTraces } from '../../enrich/call-trace.js';
 import type { ContractVerification } from '../../enrich/verification.js';
+import type { TokenFactsStore } from '../../tokens/token-facts.js';
 import { createOutbox } from '../../delivery/outbox.js';
 import type { Route } from '../../notifiers/schema.js';
 import { createMetrics } from '../../observability/metrics.js';
@@ -24,6 +25,8 @@ export interface OfflinePipelineOptions {
   readonly routes?: readonly Route[];
   readonly traces: CallTraces;
   readonly verification: ContractVerification;
+  /** Token facts for amounts in token units (backtest reads them from the query service); none: raw units. */
+  readonly tokens?: TokenFactsStore;
 }
 
 export interface OfflinePipeline {
@@ -49,6 +52,7 @@ export function createOfflinePipeline(options: OfflinePipelineOptions): OfflineP
     ...deps,
     traces: options.traces,
     verification: options.verification,
+    ...(options.tokens ? { tokens: options.tokens } : {}),
   });
   return {
     async handOver(records, signal = NEVER) {

@@ -16,8 +16,13 @@ export const ALERT_VARIABLES: readonly AlertVariable[] = [
   { name: 'others', doc: 'windows: the other records, `{{#others}}{{transaction_id}} {{/others}}`' },
   { name: 'tokens', doc: 'token and NFT moves of the account: `{{#tokens}}{{text}} {{/tokens}}`' },
   { name: 'token_id', doc: 'the first token moved' },
-  { name: 'token_amount', doc: 'its net change in smallest units (signed)' },
-  { name: 'token_amount_text', doc: 'the same in words, saying when decimals are unknown' },
+  { name: 'token_amount', doc: 'its net change in raw units, the smallest unit (signed)' },
+  {
+    name: 'token_amount_text',
+    doc: "the same in the token's units, `-2,938.43768 USDC` (raw units when decimals are unknown)",
+  },
+  { name: 'token_name', doc: 'its name from `tokens:` in the config, else its symbol, else its id' },
+  { name: 'token_symbol', doc: "the token's symbol, empty when its facts are not known" },
   { name: 'token_counterparty', doc: 'the accounts on the other side of that token move' },
   { name: 'counterparty', doc: 'the accounts credited HBAR by the transaction (fee collectors excluded)' },
   {
@@ -33,7 +38,10 @@ export function tokenVariables(moves: readonly AlertTokenMove[] | undefined): Re
   const list = (moves ?? []).map((m) => ({
     token_id: m.tokenId,
     amount: m.amount,
-    amount_text: m.serial === undefined ? tokenUnits(m.amount, m.decimals) : '',
+    amount_text: m.serial === undefined ? tokenUnits(m.amount, m.decimals, m.symbol) : '',
+    symbol: m.symbol ?? '',
+    name: m.name || m.symbol || m.tokenId,
+    decimals: m.decimals ?? '',
     serial: m.serial ?? '',
     counterparty: m.counterparty ?? '',
     text: tokenMoveText(m),
@@ -44,6 +52,8 @@ export function tokenVariables(moves: readonly AlertTokenMove[] | undefined): Re
     token_id: first?.token_id ?? '',
     token_amount: first?.amount ?? '',
     token_amount_text: first ? first.amount_text || first.text : '',
+    token_symbol: first?.symbol ?? '',
+    token_name: first?.name ?? '',
     token_counterparty: first?.counterparty ?? '',
   };
 }

@@ -1,8 +1,10 @@
 // The token and NFT moves of the watched account in one transaction, for alerts: which token, how much in its
-// smallest unit, and the other side. The ledger's transaction records carry no token decimals, so amounts stay
-// in smallest units (docs/notifiers.md, "Token amounts").
+// smallest unit, and the other side. The records carry no decimals: the token's facts (src/tokens/) do, when the
+// daemon could read them, and the amount is then also shown in the token's own units (docs/notifiers.md,
+// "Token amounts").
 import type { AlertTokenMove } from '../alert/alert.js';
 import type { Facts } from '../facts/facts.js';
+import { tokenAmountText } from '../../tokens/token-amount-text.js';
 
 /** Moves kept per record; a transaction touching hundreds of tokens must not make a large alert. */
 export const MAX_TOKEN_MOVES = 10;
@@ -28,7 +30,7 @@ function fungibleMoves(f: Facts): AlertTokenMove[] {
     const others = (f.tx?.token_transfers ?? [])
       .filter((t) => t.token_id === tokenId && t.account !== id && t.amount > 0n !== amount > 0n)
       .map((t) => t.account);
-    out.push({ tokenId, amount: amount.toString(), ...counterparty(others) });
+    out.push({ tokenId, amount: amount.toString(), ...unitsOf(f, tokenId), ...counterparty(others) });
   }
   return out;
 }
@@ -50,6 +52,14 @@ function nftMoves(f: Facts): AlertTokenMove[] {
   return out;
 }
 
+/** The decimals and symbol the move is shown with, when the token's facts are known and usable. */
+function unitsOf(f: Facts, tokenId: string): { decimals?: number; symbol?: string; name?: string } {
+  const facts = f.event.tokenFacts?.(tokenId);
+  const name = facts?.displayName ? { name: facts.displayName } : {};
+  if (facts?.decimals === undefined) return name;
+  return { decimals: facts.decimals, ...(facts.symbol ? { symbol: facts.symbol } : {}), ...name };
+}
+
 function counterparty(ids: readonly string[]): { counterparty?: string } {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return {};
@@ -57,23 +67,15 @@ function counterparty(ids: readonly string[]): { counterparty?: string } {
   return { counterparty: `${unique.slice(0, MAX_COUNTERPARTIES).join(', ')}${more}` };
 }
 
-/** `-1,000,000 units of 0.0.456858 (decimals unknown)` / `NFT 0.0.1234 #7 sent`. */
+/** `-2,938.43768 USDC of 0.0.456858` (`of treasury-usdc (0.0.456858)` with a configured name), `-1,000,000 units (decimals unknown) of 0.0.456858`, `NFT 0.0.1234 #7 sent`. */
 export function tokenMoveText(m: AlertTokenMove): string {
   if (m.serial !== undefined)
     return `NFT ${m.tokenId} #${m.serial} ${m.amount.startsWith('-') ? 'sent' : 'received'}`;
-  return `${tokenUnits(m.amount, m.decimals)} of ${m.tokenId}`;
+  const token = m.name ? `${m.name} (${m.tokenId})` : m.tokenId;
+  return `${tokenUnits(m.amount, m.decimals, m.symbol)} of ${token}`;
 }
 
-/** Smallest units as the token's units when the decimals are known, else grouped smallest units, saying so. */
-export function tokenUnits(amount: string, decimals: number | undefined): string {
-  if (!/^-?\d+$/.test(amount)) return amount;
-  const negative = amount.startsWith('-');
-  const digits = negative ? amount.slice(1) : amount;
-  const group = (s: string) => s.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  if (decimals === undefined || decimals <= 0)
-    return `${negative ? '-' : ''}${group(digits)} ${decimals === undefined ? 'units (decimals unknown)' : 'units'}`;
-  const padded = digits.padStart(decimals + 1, '0');
-  const whole = padded.slice(0, padded.length - decimals);
-  const fraction = padded.slice(padded.length - decimals).replace(/0+$/, '');
-  return `${negative ? '-' : ''}${group(whole)}${fraction ? `.${fraction}` : ''}`;
+/** The amount in the token's own units when its decimals are known, else grouped raw units, saying so. */
+export function tokenUnits(amount: string, decimals: number | undefined, symbol?: string): string {
+  return tokenAmountText(amount, { decimals, symbol });
 }

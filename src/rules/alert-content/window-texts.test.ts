@@ -81,15 +81,16 @@ describe('what resolved it', () => {
 describe('token amounts', () => {
   it.each([
     ['-2500000', undefined, '-2,500,000 units (decimals unknown)'],
-    ['2500000', 6, '2.5'],
-    ['-1', 8, '-0.00000001'],
-    ['1000', 0, '1,000 units'],
-    ['123456789012345678901234567890', 2, '1,234,567,890,123,456,789,012,345,678.9'],
+    ['2500000', 6, '2.5 tokens'],
+    ['-1', 8, '-0.00000001 tokens'],
+    ['1000', 0, '1,000 tokens'],
+    ['123456789012345678901234567890', 2, '1,234,567,890,123,456,789,012,345,678.9 tokens'],
   ])('%s with decimals %s → %s', (amount, decimals, text) => expect(tokenUnits(amount, decimals)).toBe(text));
 
   it.each([
     [{ tokenId: '0.0.9', amount: '-1', serial: '7' }, 'NFT 0.0.9 #7 sent'],
     [{ tokenId: '0.0.9', amount: '1', serial: '7' }, 'NFT 0.0.9 #7 received'],
     [{ tokenId: '0.0.5', amount: '-300' }, '-300 units (decimals unknown) of 0.0.5'],
+    [{ tokenId: '0.0.5', amount: '-293843768', decimals: 5, symbol: 'USDC' }, '-2,938.43768 USDC of 0.0.5'],
   ])('%j → %s', (move, text) => expect(tokenMoveText(move)).toBe(text));
 });

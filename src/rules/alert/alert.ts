@@ -37,6 +37,10 @@ export interface AlertTokenMove {
   readonly amount: string;
   /** The token's decimals when known; without them amounts are shown in smallest units and say so. */
   readonly decimals?: number;
+  /** The token's symbol when known (ledger-controlled: escape it). */
+  readonly symbol?: string;
+  /** The name `tokens:` in the config gives the token. */
+  readonly name?: string;
   /** NFT serial number, for NFT moves. */
   readonly serial?: string;
   /** The other side: the accounts the token went to (debit) or came from (credit). */

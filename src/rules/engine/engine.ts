@@ -35,7 +35,9 @@ export interface Evaluation {
 
 export interface Engine {
   /** What evaluate() would ask for, without changing anything (for the pipeline's async prepare step). */
-  needs(event: EngineEvent): { trace: boolean; verification: boolean };
+  needs(event: EngineEvent): { trace: boolean; verification: boolean; matched: boolean };
+  /** Tokens whose facts a rule needs to decide (RuleSet.factsTokens): read them before evaluating a record moving one. */
+  readonly factsTokens: ReadonlySet<string>;
   evaluate(event: EngineEvent): Evaluation;
   /**
    * Absence windows fire, drained count/sum windows resolve, stale groups are dropped. `now` in ms. `ledgerNs`,
@@ -89,9 +91,10 @@ export function createEngine(ruleSet: RuleSet, snapshot?: EngineSnapshot): Engin
 
   return {
     needs(event) {
-      const { trace, verification } = classify(event);
-      return { trace, verification };
+      const { trace, verification, matched } = classify(event);
+      return { trace, verification, matched: matched.length > 0 };
     },
+    factsTokens: ruleSet.factsTokens ?? new Set(),
     evaluate(event) {
       const { facts, matched, trace, verification } = classify(event);
       if (trace || verification)

@@ -4,6 +4,7 @@ import type { ContractAction, StakingReward, Transaction } from '@ledger-sentine
 import type { WatchedAccount } from '../../accounts/watched-account.js';
 import { parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import type { AlertRecord } from '../alert/alert.js';
+import type { UnitFacts } from '../../tokens/token-amount-text.js';
 
 export type Source = 'transactions' | 'rewards';
 export const SOURCES: readonly Source[] = ['transactions', 'rewards'];
@@ -32,6 +33,11 @@ export interface RecordEvent {
   readonly stateTimeNs?: bigint;
   /** Contract actions of the transaction; undefined = not fetched (yet). */
   readonly traces?: readonly ContractAction[];
+  /**
+   * The facts (decimals, symbol) of the tokens the daemon has read (src/tokens/token-facts.ts), set by the pipeline
+   * after it made sure the record's tokens were read; undefined = none known (amounts then stay in raw units).
+   */
+  readonly tokenFacts?: (tokenId: string) => UnitFacts | undefined;
 }
 
 /**

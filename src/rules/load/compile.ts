@@ -30,6 +30,7 @@ export function compileRules(rules: readonly Rule[], ctx: CompileContext): RuleS
       rewards: compiled.filter((r) => r.source === 'rewards'),
     },
     accounts: ctx.accounts,
+    factsTokens: tokensNeedingFacts(compiled.map((r) => r.when)),
     explorerLink: ctx.explorerUrl ? compileTemplate(ctx.explorerUrl) : () => '',
     accountLink: ctx.accountUrl ? compileTemplate(ctx.accountUrl) : () => '',
   };
@@ -92,4 +93,18 @@ export function resolveAccounts(
     if (labels && labels.every(([k, v]) => ownValue(a.labels, k) === v)) ids.add(a.id);
   }
   return ids;
+}
+
+/** Token ids of the pending token amounts (conditions/shared/token-amount.ts) anywhere in the condition trees. */
+function tokensNeedingFacts(trees: readonly unknown[]): Set<string> {
+  const found = new Set<string>();
+  const visit = (node: unknown, depth: number): void => {
+    if (typeof node !== 'object' || node === null || depth > 64) return;
+    const v = node as { token_id?: unknown; quantity?: unknown };
+    if (typeof v.token_id === 'string' && typeof v.quantity === 'object' && v.quantity !== null)
+      found.add(v.token_id);
+    for (const child of Object.values(node)) visit(child, depth + 1);
+  };
+  trees.forEach((tree) => visit(tree, 0));
+  return found;
 }

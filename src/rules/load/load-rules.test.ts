@@ -34,11 +34,11 @@ const expected: [string, string][] = [
   ],
   [
     'token-bare-amount.yaml',
-    'token-bare-amount.yaml:6:49 when.token_debit.min: a token amount needs a unit, got the bare number 1000000; write "1000000 units" (the token\'s smallest unit, as the ledger counts it) or "1.5 tokens" with decimals: <the token\'s decimals> next to it',
+    'token-bare-amount.yaml:6:49 when.token_debit.min: a token amount needs a unit, got the bare number 1000000; write "1000000 units" (the token\'s smallest unit, as the ledger counts it), "1.5 tokens" or "10000 USDC" (the token\'s symbol: whole tokens through its decimals)',
   ],
   [
-    'token-decimals-missing.yaml',
-    'token-decimals-missing.yaml:6:50 when.token_credit.min: "2.5 tokens": an amount in tokens needs decimals: <the token\'s decimals> next to min (or write it in units)',
+    'token-fractional-units.yaml',
+    'token-fractional-units.yaml:6:50 when.token_credit.min: "2.5 units": units are whole numbers (the smallest unit); write tokens for fractions',
   ],
   [
     'absence-group-by.yaml',
@@ -175,7 +175,7 @@ const expected: [string, string][] = [
   ],
   [
     'token-units.yaml',
-    'token-units.yaml:6:49 when.token_debit.min: a token amount needs a unit, got the bare number 1.5; write "1000000 units" (the token\'s smallest unit, as the ledger counts it) or "1.5 tokens" with decimals: <the token\'s decimals> next to it',
+    'token-units.yaml:6:49 when.token_debit.min: a token amount needs a unit, got the bare number 1.5; write "1000000 units" (the token\'s smallest unit, as the ledger counts it), "1.5 tokens" or "10000 USDC" (the token\'s symbol: whole tokens through its decimals)',
   ],
   [
     'type-not-list.yaml',

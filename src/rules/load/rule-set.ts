@@ -35,6 +35,11 @@ export interface RuleSet {
   readonly rules: readonly CompiledRule[];
   readonly bySource: Readonly<Record<Source, readonly CompiledRule[]>>;
   readonly accounts: readonly WatchedAccount[];
+  /**
+   * Tokens whose facts a condition needs to decide (an amount in tokens or a symbol without `decimals:`): the
+   * pipeline reads them before it evaluates a record moving them.
+   */
+  readonly factsTokens?: ReadonlySet<string>;
   /** The explorer link of a record (alert-content/view.ts), '' without an explorer URL template. */
   readonly explorerLink: (record: object) => string;
   /** The explorer link of an account, '' or absent without an account URL template. */
