@@ -14,6 +14,7 @@ import {
   nullableInt,
 } from './fixture-values.js';
 import { SimulatorStore } from './store.js';
+import { loadTokenFixtures } from './fixture-tokens.js';
 import { expandCryptoTransfer, toTransactionRow } from './fixture-transactions.js';
 import { makeSimTransaction, type TransferInput } from './transaction-json.js';
 
@@ -37,6 +38,7 @@ export function loadFixture(setup: Record<string, unknown>, options: LoadFixture
   for (const item of items(setup.contractactions)) addAction(store, item);
   for (const item of items(setup.contractresults)) addContractResult(store, item);
   for (const item of items(setup.entities)) addEntity(store, item, 'ACCOUNT');
+  loadTokenFixtures(store.balances, setup);
   const rewards = addRewards(store, items(setup.stakingRewardTransfers));
   const txItems = [...items(setup.cryptotransfers).map(expandCryptoTransfer), ...items(setup.transactions)];
   for (const item of txItems) {

@@ -12,6 +12,7 @@ import { decodeBase32, toHex } from './bytes.js';
 import { shapeTransaction, type ServiceVersion } from './service-version.js';
 import { serializeJson, type WireJson } from './json.js';
 import { dropOlder, lowerBound, upperBound } from './sorted.js';
+import { BalanceBook } from './balance-book.js';
 
 export type { WireJson } from './json.js';
 
@@ -125,6 +126,8 @@ const TX_LOOKUP_WINDOW_NS = 35n * 60n * 1_000_000_000n;
 export class SimulatorStore {
   /** Global ingestion watermark (consensus ns); null = everything added is ingested. */
   visibleUntil: bigint | null = null;
+  /** HBAR and token balances, tokens and balance snapshots (balance-book.ts). */
+  readonly balances = new BalanceBook();
 
   private readonly txs: StoredTransaction[] = [];
   private readonly byTimestamp = new Map<bigint, StoredTransaction>();

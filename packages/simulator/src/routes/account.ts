@@ -1,10 +1,10 @@
 // GET /api/v1/accounts/{idOrAliasOrEvmAddress} (docs/simulator.md, "Accounts"): the account the path names, by
 // id, alias or EVM address, with the service's 400 (bad path or query) and 404 (unknown). The body has every
-// member the service's AccountBalanceTransactions requires; balances are not simulated (0), the embedded
+// member the service's AccountBalanceTransactions requires; the balance is the account's current HBAR balance with
+// its associated token balances, or with a timestamp filter the newest balance snapshot in range. The embedded
 // transaction list is always empty.
 import { formatEntityId, decodeEntityId, longZeroAddress } from '@ledger-sentinel/ledger-model/entity-id';
 import { QUERYABLE_TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
-import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { encodeBase32 } from '../bytes.js';
 import { serializeJson } from '../json.js';
 import { isValidTimestamp, type Filter, PAGING_VALIDATORS } from '../params.js';
@@ -12,6 +12,7 @@ import type { RouteResponse } from '../response.js';
 import type { Route, RouteRequest } from '../route.js';
 import type { SimEntity } from '../store.js';
 import { firstPass } from './first-pass.js';
+import { accountBalance } from './account-balance.js';
 import { resolveAccount } from './rewards.js';
 
 const VALIDATORS: ReadonlyMap<string, (filter: Filter) => boolean> = new Map([
@@ -37,16 +38,17 @@ function getAccount(request: RouteRequest): RouteResponse {
   const pass = firstPass(request, VALIDATORS);
   if ('status' in pass) return pass;
   const entity = request.store.getEntity(id) as SimEntity;
-  return { status: 200, body: serializeJson(accountBody(entity, request.nowNs)) };
+  const balance = accountBalance(request, id, pass.filters);
+  return { status: 200, body: serializeJson(accountBody(entity, balance)) };
 }
 
-function accountBody(entity: SimEntity, nowNs: bigint): Record<string, unknown> {
+function accountBody(entity: SimEntity, balance: Record<string, unknown>): Record<string, unknown> {
   const entityId = decodeEntityId(entity.id);
   return {
     account: formatEntityId(entityId),
     alias: entity.aliasHex === null ? null : encodeBase32(entity.aliasHex),
     auto_renew_period: AUTO_RENEW_SECONDS,
-    balance: { balance: 0, timestamp: formatTimestamp(nowNs), tokens: [] },
+    balance,
     created_timestamp: null,
     decline_reward: false,
     deleted: entity.deleted,

@@ -1,0 +1,54 @@
+// The `balance` member of GET /api/v1/accounts/{id}: the entity's current HBAR balance and its associated token
+// balances (token id in the request's order, at most 1,000), or with a timestamp filter the newest balance
+// snapshot in range (0 when the account has no row in it); an account the ledger has no balance for shows 0 at
+// the request time.
+import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
+import { compareBig } from '../balance-book.js';
+import { effectiveOrder, type Filter } from '../params.js';
+import type { RouteRequest } from '../route.js';
+import { entityText } from '../token-json.js';
+import { latestBy, snapshotRange } from './balance-params.js';
+
+/** response.limit.tokenBalance.singleAccount */
+const TOKENS_PER_ACCOUNT = 1000;
+
+export function accountBalance(
+  request: RouteRequest,
+  id: bigint,
+  filters: readonly Filter[],
+): Record<string, unknown> {
+  const book = request.store.balances;
+  const order = effectiveOrder(filters, 'desc');
+  const sign = order === 'asc' ? 1 : -1;
+  const tokensJson = (tokens: ReadonlyArray<{ tokenId: bigint; balance: bigint }>) =>
+    [...tokens]
+      .sort((a, b) => sign * compareBig(a.tokenId, b.tokenId))
+      .slice(0, TOKENS_PER_ACCOUNT)
+      .map((t) => ({ token_id: entityText(t.tokenId), balance: t.balance }));
+  const hbar = book.hbarOf(id);
+  const current = {
+    balance: hbar ? hbar.balance : 0n,
+    timestamp: hbar
+      ? hbar.timestamp === null
+        ? null
+        : formatTimestamp(hbar.timestamp)
+      : formatTimestamp(request.nowNs),
+  };
+  if (!filters.some((f) => f.key === 'timestamp')) {
+    return { ...current, tokens: tokensJson(book.tokensOf(id).filter((t) => t.associated)) };
+  }
+  const range = snapshotRange(book, filters, request.nowNs);
+  if (range === null) return { ...current, tokens: [] };
+  const own = book.snapshotsIn(range.lower, range.upper).filter((s) => s.accountId === id);
+  const tokens = [
+    ...latestBy(
+      own.flatMap((s) => s.tokens),
+      (t) => t.tokenId,
+    ).values(),
+  ];
+  return {
+    balance: own.at(-1)?.balance ?? 0n,
+    timestamp: formatTimestamp(range.upper),
+    tokens: tokensJson(tokens),
+  };
+}
