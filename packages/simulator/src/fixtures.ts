@@ -52,7 +52,9 @@ export function loadFixture(setup: Record<string, unknown>, options: LoadFixture
 
 function fixtureConfig(setup: Record<string, unknown>, options: LoadFixtureOptions): SimulatorConfig {
   const overrides = (setup.config ?? {}) as {
-    response?: { limit?: { max?: unknown } };
+    response?: {
+      limit?: { max?: unknown; tokenBalance?: { multipleAccounts?: unknown; singleAccount?: unknown } };
+    };
     query?: { bindTimestampRange?: unknown; maxRepeatedQueryParameters?: unknown };
   };
   const features = (setup.features ?? {}) as { fakeTime?: unknown };
@@ -64,6 +66,20 @@ function fixtureConfig(setup: Record<string, unknown>, options: LoadFixtureOptio
     maxRepeatedQueryParameters: Number(
       intInput(overrides.query?.maxRepeatedQueryParameters, BigInt(base.maxRepeatedQueryParameters)),
     ),
+    tokenBalanceLimit: {
+      multipleAccounts: Number(
+        intInput(
+          overrides.response?.limit?.tokenBalance?.multipleAccounts,
+          BigInt(base.tokenBalanceLimit.multipleAccounts),
+        ),
+      ),
+      singleAccount: Number(
+        intInput(
+          overrides.response?.limit?.tokenBalance?.singleAccount,
+          BigInt(base.tokenBalanceLimit.singleAccount),
+        ),
+      ),
+    },
     bindTimestampRange: options.bindTimestampRange ?? boolInput(overrides.query?.bindTimestampRange, false),
     ...(now === null ? {} : { now: () => now }),
   };

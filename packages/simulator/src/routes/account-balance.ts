@@ -1,5 +1,5 @@
 // The `balance` member of GET /api/v1/accounts/{id}: the entity's current HBAR balance and its associated token
-// balances (token id in the request's order, at most 1,000), or with a timestamp filter the newest balance
+// balances (token id in the request's order, at most response.limit.tokenBalance.singleAccount), or with a timestamp filter the newest balance
 // snapshot in range (0 when the account has no row in it); an account the ledger has no balance for shows 0 at
 // the request time.
 import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
@@ -8,9 +8,6 @@ import { effectiveOrder, type Filter } from '../params.js';
 import type { RouteRequest } from '../route.js';
 import { entityText } from '../token-json.js';
 import { latestBy, snapshotRange } from './balance-params.js';
-
-/** response.limit.tokenBalance.singleAccount */
-const TOKENS_PER_ACCOUNT = 1000;
 
 export function accountBalance(
   request: RouteRequest,
@@ -23,7 +20,7 @@ export function accountBalance(
   const tokensJson = (tokens: ReadonlyArray<{ tokenId: bigint; balance: bigint }>) =>
     [...tokens]
       .sort((a, b) => sign * compareBig(a.tokenId, b.tokenId))
-      .slice(0, TOKENS_PER_ACCOUNT)
+      .slice(0, request.config.tokenBalanceLimit.singleAccount)
       .map((t) => ({ token_id: entityText(t.tokenId), balance: t.balance }));
   const hbar = book.hbarOf(id);
   const current = {

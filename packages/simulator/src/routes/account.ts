@@ -28,7 +28,7 @@ const AUTO_RENEW_SECONDS = 7_776_000;
 export const accountRoute: Route = {
   method: 'GET',
   pattern: '/api/v1/accounts/:id',
-  cacheControl: 'public, max-age=1',
+  cacheControl: 'public, max-age=2',
   handle: getAccount,
 };
 

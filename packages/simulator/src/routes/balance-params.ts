@@ -107,3 +107,26 @@ export function latestBy<T>(entries: Iterable<T>, key: (e: T) => bigint): Map<bi
   for (const entry of entries) latest.set(key(entry), entry);
   return latest;
 }
+
+/**
+ * True when the next page's account.id range is empty (the service then sends no next link): descending, a
+ * gt/gte bound at or above the cursor; ascending, an lt/lte bound at or below it. Ids only; EVM addresses and
+ * aliases (eq only) never bound a range.
+ */
+export function nextRangeEmpty(
+  filters: readonly Filter[],
+  order: 'asc' | 'desc',
+  cursor: bigint,
+  idOf: (text: string) => bigint | null,
+): boolean {
+  for (const f of filters) {
+    if (f.key !== 'account.id') continue;
+    const id = idOf(f.value);
+    if (id === null) continue;
+    if (order === 'desc' && ((f.op === 'gte' && id >= cursor) || (f.op === 'gt' && id + 1n >= cursor)))
+      return true;
+    if (order === 'asc' && ((f.op === 'lte' && id <= cursor) || (f.op === 'lt' && id - 1n <= cursor)))
+      return true;
+  }
+  return false;
+}

@@ -16,6 +16,7 @@ import {
   balanceMatcher,
   bigintMatcher,
   latestBy,
+  nextRangeEmpty,
   publicKeyFilter,
   snapshotRange,
 } from './balance-params.js';
@@ -25,8 +26,6 @@ const VALIDATORS: ReadonlyMap<string, (filter: Filter) => boolean> = new Map([
   ...BALANCE_VALIDATORS,
   ['account.id', () => true],
 ]);
-/** token balances per account in a multi-account listing (response.limit.tokenBalance.multipleAccounts). */
-const TOKENS_PER_ACCOUNT = 50;
 
 export const balancesRoute: Route = {
   method: 'GET',
@@ -78,7 +77,7 @@ function listBalances(request: RouteRequest): RouteResponse {
   const pageRows = rows.slice(0, limit);
   const last = pageRows[pageRows.length - 1];
   const next =
-    last && pageRows.length === limit
+    last && pageRows.length === limit && !nextRangeEmpty(pass.filters, order, last.account, idText)
       ? buildNextLink({
           path: request.path,
           params: pass.params,
@@ -87,15 +86,16 @@ function listBalances(request: RouteRequest): RouteResponse {
           cursor: entityText(last.account),
         })
       : null;
+  const perAccount = config.tokenBalanceLimit.multipleAccounts;
   return page(
-    pageRows.map((r) => ({ ...r, tokens: sortTokens(r.tokens, order) })),
+    pageRows.map((r) => ({ ...r, tokens: sortTokens(r.tokens, order, perAccount) })),
     next,
   );
 }
 
-function sortTokens(tokens: BalanceRow['tokens'], order: 'asc' | 'desc'): BalanceRow['tokens'] {
+function sortTokens(tokens: BalanceRow['tokens'], order: 'asc' | 'desc', max: number): BalanceRow['tokens'] {
   const sign = order === 'asc' ? 1 : -1;
-  return [...tokens].sort((a, b) => sign * compareBig(a.tokenId, b.tokenId)).slice(0, TOKENS_PER_ACCOUNT);
+  return [...tokens].sort((a, b) => sign * compareBig(a.tokenId, b.tokenId)).slice(0, max);
 }
 
 function page(rows: readonly BalanceRow[], next: string | null): RouteResponse {
@@ -160,4 +160,9 @@ function resolve(request: RouteRequest, text: string): bigint | undefined {
       ? store.findByEvmAddress(ref.hex, ref.shard, ref.realm)
       : store.findByAlias(ref.hex, ref.shard, ref.realm);
   return entity?.id;
+}
+
+function idText(text: string): bigint | null {
+  const parsed = parseIdOrEvm(text);
+  return parsed.ok && parsed.ref.kind === 'id' ? parsed.ref.id : null;
 }

@@ -15,6 +15,7 @@ import {
   balanceMatcher,
   bigintMatcher,
   latestBy,
+  nextRangeEmpty,
   publicKeyFilter,
   snapshotRange,
 } from './balance-params.js';
@@ -31,7 +32,7 @@ const BALANCES_VALIDATORS: ReadonlyMap<string, (filter: Filter) => boolean> = ne
 export const tokenRoute: Route = {
   method: 'GET',
   pattern: '/api/v1/tokens/:id',
-  cacheControl: 'public, max-age=1',
+  cacheControl: 'public, max-age=5',
   handle: getToken,
 };
 
@@ -112,7 +113,7 @@ function listTokenBalances(request: RouteRequest): RouteResponse {
   const last = pageRows[pageRows.length - 1];
   if (last === undefined) return page(null, [], null, null);
   const next =
-    pageRows.length === limit
+    pageRows.length === limit && !nextRangeEmpty(pass.filters, order, last.account, accountId)
       ? buildNextLink({
           path: request.path,
           params: pass.params,
