@@ -56,8 +56,10 @@ afterAll(async () => {
 });
 
 async function run(specCase: SpecCase) {
-  const { store, config } = loadFixture(specCase.setup);
-  current = createSimulatorServer({ store, config });
+  const { store, config } = loadFixture(specCase.setup, {
+    ...(specCase.bindTimestampRange === undefined ? {} : { bindTimestampRange: specCase.bindTimestampRange }),
+  });
+  current = createSimulatorServer({ store, config: { ...config, serviceVersion: 'current' } });
   const response = await request(`${origin}${specCase.url}`);
   const text = await response.body.text();
   return { status: response.statusCode, headers: response.headers, text };

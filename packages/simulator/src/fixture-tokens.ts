@@ -122,7 +122,7 @@ function entityRow(item: Row): SimTokenEntityRow {
   return {
     since: rangeLower(item.timestamp_range) ?? 0n,
     adminKeyHex: byteaHex(item.key),
-    autoRenewAccount: entityInput(item.auto_renew_account_id),
+    autoRenewAccount: entityInput(item.auto_renew_account_id) || null,
     autoRenewPeriod: nullableInt(item.auto_renew_period),
     deleted: item.deleted === undefined ? false : (item.deleted as boolean | null),
     expirationTimestamp: nullableInt(item.expiration_timestamp),
@@ -170,7 +170,7 @@ function feeSchedule(tokenId: bigint, item: Row): SimFeeSchedule {
   };
 }
 
-function rangeLower(range: unknown): bigint | null {
+export function rangeLower(range: unknown): bigint | null {
   if (typeof range !== 'string') return null;
   const match = /^[[(]\s*(\d+)/.exec(range.trim());
   return match ? BigInt(match[1] as string) : null;

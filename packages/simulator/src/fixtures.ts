@@ -14,7 +14,8 @@ import {
   nullableInt,
 } from './fixture-values.js';
 import { SimulatorStore } from './store.js';
-import { loadTokenFixtures } from './fixture-tokens.js';
+import { loadTokenFixtures, rangeLower } from './fixture-tokens.js';
+import { ACCOUNT_ROW_DEFAULTS, CONTRACT_ROW_DEFAULTS, accountDetails } from './fixture-accounts.js';
 import { expandCryptoTransfer, toTransactionRow } from './fixture-transactions.js';
 import { makeSimTransaction, type TransferInput } from './transaction-json.js';
 
@@ -33,11 +34,11 @@ const DEFAULT_CONTRACT_HASH = Uint8Array.from({ length: 32 }, (_, i) => i);
 /** A fresh store and config for one spec setup (parse the spec with parseSpecJson for exact int64s). */
 export function loadFixture(setup: Record<string, unknown>, options: LoadFixtureOptions = {}): LoadedFixture {
   const store = new SimulatorStore();
-  for (const item of items(setup.accounts)) addEntity(store, item, 'ACCOUNT');
-  for (const item of items(setup.contracts)) addEntity(store, item, 'CONTRACT');
+  for (const item of items(setup.accounts)) addEntity(store, item, 'ACCOUNT', ACCOUNT_ROW_DEFAULTS);
+  for (const item of items(setup.contracts)) addEntity(store, item, 'CONTRACT', CONTRACT_ROW_DEFAULTS);
   for (const item of items(setup.contractactions)) addAction(store, item);
   for (const item of items(setup.contractresults)) addContractResult(store, item);
-  for (const item of items(setup.entities)) addEntity(store, item, 'ACCOUNT');
+  for (const item of items(setup.entities)) addEntity(store, item, 'ACCOUNT', {});
   loadTokenFixtures(store.balances, setup);
   const rewards = addRewards(store, items(setup.stakingRewardTransfers));
   const txItems = [...items(setup.cryptotransfers).map(expandCryptoTransfer), ...items(setup.transactions)];
@@ -85,7 +86,12 @@ function fixtureConfig(setup: Record<string, unknown>, options: LoadFixtureOptio
   };
 }
 
-function addEntity(store: SimulatorStore, item: Record<string, unknown>, type: string): void {
+function addEntity(
+  store: SimulatorStore,
+  item: Record<string, unknown>,
+  type: string,
+  defaults: Record<string, unknown>,
+): void {
   if (isHistoryRow(item)) return;
   const shard = intInput(item.shard, 0n);
   const realm = intInput(item.realm, 0n);
@@ -97,6 +103,8 @@ function addEntity(store: SimulatorStore, item: Record<string, unknown>, type: s
     evmAddress: bytesInput(item.evm_address),
     deleted: boolInput(item.deleted, false),
     type: typeof item.type === 'string' ? item.type : type,
+    details: accountDetails(item, defaults),
+    since: rangeLower(item.timestamp_range) ?? 0n,
   });
 }
 

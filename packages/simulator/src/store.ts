@@ -58,6 +58,10 @@ export interface SimEntityInput {
   readonly evmAddress?: Uint8Array | string | null;
   readonly deleted?: boolean;
   readonly type?: string;
+  /** Account body members the row states (memo, key, expiry…), over the account route's defaults. */
+  readonly details?: WireJson;
+  /** Lower bound of the row's validity (consensus ns): a timestamp query before it does not find the account. */
+  readonly since?: bigint;
 }
 
 export interface SimEntity {
@@ -66,6 +70,8 @@ export interface SimEntity {
   readonly evmHex: string | null;
   readonly deleted: boolean;
   readonly type: string;
+  readonly details?: WireJson;
+  readonly since?: bigint;
 }
 
 export interface SimReward {
@@ -171,6 +177,8 @@ export class SimulatorStore {
       evmHex: toHex(input.evmAddress),
       deleted: input.deleted ?? false,
       type: input.type ?? 'ACCOUNT',
+      ...(input.details === undefined ? {} : { details: input.details }),
+      ...(input.since === undefined ? {} : { since: input.since }),
     };
     this.entities.set(entity.id, entity);
   }

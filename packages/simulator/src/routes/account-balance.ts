@@ -1,10 +1,10 @@
 // The `balance` member of GET /api/v1/accounts/{id}: the entity's current HBAR balance and its associated token
-// balances (token id in the request's order, at most response.limit.tokenBalance.singleAccount), or with a timestamp filter the newest balance
+// balances (token id ascending, at most response.limit.tokenBalance.singleAccount), or with a timestamp filter the newest balance
 // snapshot in range (0 when the account has no row in it); an account the ledger has no balance for shows 0 at
 // the request time.
 import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { compareBig } from '../balance-book.js';
-import { effectiveOrder, type Filter } from '../params.js';
+import type { Filter } from '../params.js';
 import type { RouteRequest } from '../route.js';
 import { entityText } from '../token-json.js';
 import { latestBy, snapshotRange } from './balance-params.js';
@@ -15,8 +15,7 @@ export function accountBalance(
   filters: readonly Filter[],
 ): Record<string, unknown> {
   const book = request.store.balances;
-  const order = effectiveOrder(filters, 'desc');
-  const sign = order === 'asc' ? 1 : -1;
+  const sign = 1;
   const tokensJson = (tokens: ReadonlyArray<{ tokenId: bigint; balance: bigint }>) =>
     [...tokens]
       .sort((a, b) => sign * compareBig(a.tokenId, b.tokenId))
