@@ -14,6 +14,7 @@ import {
   nullableInt,
 } from './fixture-values.js';
 import { SimulatorStore } from './store.js';
+import type { HighVolume } from './service-version.js';
 import { loadTokenFixtures, rangeLower } from './fixture-tokens.js';
 import { ACCOUNT_ROW_DEFAULTS, CONTRACT_ROW_DEFAULTS, accountDetails } from './fixture-accounts.js';
 import { expandCryptoTransfer, toTransactionRow } from './fixture-transactions.js';
@@ -34,19 +35,22 @@ const DEFAULT_CONTRACT_HASH = Uint8Array.from({ length: 32 }, (_, i) => i);
 /** A fresh store and config for one spec setup (parse the spec with parseSpecJson for exact int64s). */
 export function loadFixture(setup: Record<string, unknown>, options: LoadFixtureOptions = {}): LoadedFixture {
   const store = new SimulatorStore();
-  for (const item of items(setup.accounts)) addEntity(store, item, 'ACCOUNT', ACCOUNT_ROW_DEFAULTS);
-  for (const item of items(setup.contracts)) addEntity(store, item, 'CONTRACT', CONTRACT_ROW_DEFAULTS);
+  const stakes = new Map(
+    items(setup.entityStakes).map((s) => [entityInput(s.id) ?? 0n, intInput(s.pending_reward, 0n)] as const),
+  );
+  for (const item of items(setup.accounts)) addEntity(store, item, 'ACCOUNT', ACCOUNT_ROW_DEFAULTS, stakes);
+  for (const item of items(setup.contracts))
+    addEntity(store, item, 'CONTRACT', CONTRACT_ROW_DEFAULTS, stakes);
   for (const item of items(setup.contractactions)) addAction(store, item);
   for (const item of items(setup.contractresults)) addContractResult(store, item);
-  for (const item of items(setup.entities)) addEntity(store, item, 'ACCOUNT', {});
+  for (const item of items(setup.entities)) addEntity(store, item, 'ACCOUNT', {}, stakes);
   loadTokenFixtures(store.balances, setup);
   const rewards = addRewards(store, items(setup.stakingRewardTransfers));
   const txItems = [...items(setup.cryptotransfers).map(expandCryptoTransfer), ...items(setup.transactions)];
   for (const item of txItems) {
     const row = toTransactionRow(item);
-    store.addTransaction(
-      makeSimTransaction({ ...row, stakingRewards: rewards.get(row.consensusTimestamp) ?? [] }),
-    );
+    const tx = makeSimTransaction({ ...row, stakingRewards: rewards.get(row.consensusTimestamp) ?? [] });
+    store.addTransaction({ ...tx, highVolume: highVolumeInput(item) });
   }
   return { store, config: fixtureConfig(setup, options) };
 }
@@ -91,19 +95,25 @@ function addEntity(
   item: Record<string, unknown>,
   type: string,
   defaults: Record<string, unknown>,
+  stakes: ReadonlyMap<bigint, bigint>,
 ): void {
   if (isHistoryRow(item)) return;
   const shard = intInput(item.shard, 0n);
   const realm = intInput(item.realm, 0n);
   const num = intInput(item.num, 0n);
   const alias = item.alias;
+  const id = (shard << 54n) | (realm << 38n) | num;
+  const pending = stakes.get(id);
   store.addEntity({
-    id: (shard << 54n) | (realm << 38n) | num,
+    id,
     alias: typeof alias === 'string' ? alias : bytesInput(alias),
     evmAddress: bytesInput(item.evm_address),
     deleted: boolInput(item.deleted, false),
     type: typeof item.type === 'string' ? item.type : type,
-    details: accountDetails(item, defaults),
+    details: {
+      ...accountDetails(item, defaults),
+      ...(pending === undefined ? {} : { pending_reward: pending }),
+    },
     since: rangeLower(item.timestamp_range) ?? 0n,
   });
 }
@@ -154,4 +164,13 @@ function addAction(store: SimulatorStore, item: Record<string, unknown>): void {
       value: intInput(item.value, 100n),
     }),
   ]);
+}
+
+/** The row's high_volume columns with the spec defaults (false, 1). */
+function highVolumeInput(item: Record<string, unknown>): HighVolume {
+  const multiplier = item.high_volume_pricing_multiplier;
+  return {
+    highVolume: boolInput(item.high_volume, false),
+    multiplier: multiplier === undefined ? 1n : nullableInt(multiplier),
+  };
 }

@@ -9,7 +9,7 @@
 // Retention: `pruneBefore(ns)` drops every record older than a consensus timestamp, with its index entries; the
 // living ledger calls it to keep a horizon (the real service keeps everything, so older ranges answer empty here).
 import { decodeBase32, toHex } from './bytes.js';
-import { shapeTransaction, type ServiceVersion } from './service-version.js';
+import { shapeTransaction, type HighVolume, type ServiceVersion } from './service-version.js';
 import { serializeJson, type WireJson } from './json.js';
 import { dropOlder, lowerBound, upperBound } from './sorted.js';
 import { BalanceBook } from './balance-book.js';
@@ -47,6 +47,8 @@ export interface SimTransaction {
   readonly json: WireJson;
   /** Served only once the request clock reaches this (ns); absent = always. */
   readonly visibleAt?: bigint;
+  /** High-volume pricing as the current service shows it; absent = not applied. */
+  readonly highVolume?: HighVolume;
 }
 
 export interface SimEntityInput {
@@ -242,7 +244,9 @@ export class SimulatorStore {
   /** The UTF-8 JSON of a stored transaction, serialized once, on first use; pages are concatenated from these. */
   transactionBytes(stored: StoredTransaction, version: ServiceVersion = '0.129'): Buffer {
     if (version === 'current') {
-      stored.current ??= Buffer.from(serializeJson(shapeTransaction(stored.tx.json, version)));
+      stored.current ??= Buffer.from(
+        serializeJson(shapeTransaction(stored.tx.json, version, stored.tx.highVolume)),
+      );
       return stored.current;
     }
     stored.bytes ??= Buffer.from(serializeJson(stored.tx.json));
