@@ -59,7 +59,8 @@ export class BalanceBook {
   /** token id → account id → association. */
   private readonly tokenAccounts = new Map<bigint, Map<bigint, SimTokenAccount>>();
   /** Snapshots sorted by timestamp ascending. */
-  private readonly snapshots: SimBalanceSnapshot[] = [];
+  private snapshots: SimBalanceSnapshot[] = [];
+  private lastSnapshot: bigint | null = null;
 
   setHbar(accountId: bigint, balance: bigint | null, timestamp: bigint | null): void {
     this.hbar.set(accountId, { balance, timestamp });
@@ -130,8 +131,23 @@ export class BalanceBook {
     return this.snapshots.slice(from, to);
   }
 
+  /** Takes a snapshot at `timestamp` when `intervalNs` has passed since the last one. */
+  snapshotIfDue(timestamp: bigint, intervalNs: bigint): void {
+    if (this.lastSnapshot === null || timestamp - this.lastSnapshot >= intervalNs)
+      this.takeSnapshot(timestamp);
+  }
+
+  /** Drops snapshots older than `ns`, always keeping the newest one (a timestamp query still finds it). */
+  pruneSnapshotsBefore(ns: bigint): void {
+    const newest = this.snapshots[this.snapshots.length - 1];
+    if (newest === undefined) return;
+    const cut = lowerBound(this.snapshots, ns < newest.timestamp ? ns : newest.timestamp, snapTime);
+    if (cut > 0) this.snapshots = this.snapshots.slice(cut);
+  }
+
   /** Takes a snapshot of every account's current balances at `timestamp` (the service's periodic balance file). */
   takeSnapshot(timestamp: bigint): void {
+    this.lastSnapshot = timestamp;
     for (const accountId of this.hbarAccounts()) {
       const tokens = this.tokensOf(accountId)
         .filter((row) => row.associated)

@@ -260,8 +260,8 @@ export class SimulatorStore {
   }
 
   /**
-   * Drops every transaction, reward, contract action and hash link with a consensus timestamp below `ns`,
-   * with their index entries; entities stay. Returns the number of transactions dropped. Costs a pass over the
+   * Drops every transaction, reward, contract action, hash link and balance snapshot (but the newest) with a
+   * consensus timestamp below `ns`, with their index entries; entities, tokens and current balances stay. Returns the number of transactions dropped. Costs a pass over the
    * per-account reward, action and hash maps, so call it in batches rather than per record.
    */
   pruneBefore(ns: bigint): number {
@@ -283,6 +283,7 @@ export class SimulatorStore {
       if ((list[0] as SimContractAction).consensusTimestamp < ns) this.actionsByTx.delete(key);
     }
     for (const key of this.hashLinks.keys()) dropOlder(this.hashLinks, key, ns, (l) => l.consensusTimestamp);
+    this.balances.pruneSnapshotsBefore(ns);
     return dropped.length;
   }
 
