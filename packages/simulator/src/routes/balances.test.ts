@@ -5,6 +5,26 @@ import { parseSpecJson } from '../fixture-values.js';
 import { loadFixture } from '../fixtures.js';
 import { createSimulatorServer } from '../server.js';
 
+/** The members these tests read (responses are checked against the service's own cases elsewhere). */
+interface Body {
+  readonly [key: string]: unknown;
+  readonly balances: ReadonlyArray<{ readonly account: string }>;
+  readonly links: { readonly next: string };
+  readonly _status: {
+    readonly messages: ReadonlyArray<{ readonly message: string; readonly detail?: string }>;
+  };
+  readonly balance: unknown;
+  readonly timestamp: string | null;
+  readonly transactions: unknown;
+  readonly symbol: string;
+  readonly token_id: string;
+  readonly total_supply: string;
+  readonly initial_supply: string;
+  readonly treasury_account_id: string;
+  readonly decimals: string;
+  readonly supply_key: { readonly _type: string };
+}
+
 const ALIAS = 'KGNABD5L3ZGSRVUCSPDR7TONZSRY3D5OMEBKQMVTD2AC6JL72HMQ';
 const SETUP = {
   accounts: [
@@ -32,7 +52,7 @@ const SETUP = {
 async function get(url: string) {
   const { store, config } = loadFixture(SETUP);
   const response = await createSimulatorServer({ store, config }).dispatch('GET', url);
-  return { status: response.status, body: parseSpecJson(String(response.body)) as any };
+  return { status: response.status, body: parseSpecJson(String(response.body)) as Body };
 }
 
 describe('/api/v1/balances', () => {
@@ -60,10 +80,10 @@ describe('/api/v1/balances', () => {
   it('finds an account by id, EVM address or alias, and by public key', async () => {
     for (const id of ['0.0.8', '8', '0xac384c53f03855fa1b3616052f8ba32c6c2a2fec', ALIAS]) {
       const { body } = await get(`/api/v1/balances?account.id=${id}`);
-      expect(body.balances.map((b: { account: string }) => b.account)).toEqual(['0.0.8']);
+      expect(body.balances.map((b: { readonly account: string }) => b.account)).toEqual(['0.0.8']);
     }
     const { body } = await get(`/api/v1/balances?account.publickey=${'AB'.repeat(32)}`);
-    expect(body.balances.map((b: { account: string }) => b.account)).toEqual(['0.0.9']);
+    expect(body.balances.map((b: { readonly account: string }) => b.account)).toEqual(['0.0.9']);
   });
 
   it('refuses a range or a second lookup on EVM addresses and aliases, with the detail', async () => {
@@ -78,7 +98,7 @@ describe('/api/v1/balances', () => {
     const two = await get(
       `/api/v1/balances?account.id=${ALIAS}&account.id=ac384c53f03855fa1b3616052f8ba32c6c2a2fec`,
     );
-    expect(two.body._status.messages[0].detail).toBe('Only one EVM address or alias is allowed.');
+    expect(two.body._status.messages[0]?.detail).toBe('Only one EVM address or alias is allowed.');
   });
 
   it('reads the snapshot for a timestamp filter, and nothing before the first one', async () => {
@@ -103,7 +123,7 @@ describe('/api/v1/balances', () => {
   it('refuses unknown parameters and bad values', async () => {
     const { status, body } = await get('/api/v1/balances?account.balance=gt:-2&order=any&token.id=1');
     expect(status).toBe(400);
-    expect(body._status.messages.map((m: { message: string }) => m.message)).toEqual([
+    expect(body._status.messages.map((m: { readonly message: string }) => m.message)).toEqual([
       'Invalid parameter: account.balance',
       'Invalid parameter: order',
       'Unknown query parameter: token.id',

@@ -5,6 +5,26 @@ import { parseSpecJson } from '../fixture-values.js';
 import { loadFixture } from '../fixtures.js';
 import { createSimulatorServer } from '../server.js';
 
+/** The members these tests read (responses are checked against the service's own cases elsewhere). */
+interface Body {
+  readonly [key: string]: unknown;
+  readonly balances: ReadonlyArray<{ readonly account: string }>;
+  readonly links: { readonly next: string };
+  readonly _status: {
+    readonly messages: ReadonlyArray<{ readonly message: string; readonly detail?: string }>;
+  };
+  readonly balance: unknown;
+  readonly timestamp: string | null;
+  readonly transactions: unknown;
+  readonly symbol: string;
+  readonly token_id: string;
+  readonly total_supply: string;
+  readonly initial_supply: string;
+  readonly treasury_account_id: string;
+  readonly decimals: string;
+  readonly supply_key: { readonly _type: string };
+}
+
 const SETUP = {
   accounts: [{ num: 17 }, { num: 18 }, { num: 19 }, { num: 2 }],
   entities: [{ num: 500, type: 'TOKEN', memo: 'usd coin', timestamp_range: '[100,)' }],
@@ -40,7 +60,7 @@ async function get(url: string) {
   return {
     status: response.status,
     headers: response.headers,
-    body: parseSpecJson(String(response.body)) as any,
+    body: parseSpecJson(String(response.body)) as Body,
   };
 }
 
@@ -107,13 +127,16 @@ describe('/api/v1/tokens/{tokenId}/balances', () => {
 
   it('pages on account.id with a next link and Link header', async () => {
     const first = await get('/api/v1/tokens/0.0.500/balances?order=asc&limit=2');
-    expect(first.body.balances.map((b: { account: string }) => b.account)).toEqual(['0.0.17', '0.0.18']);
+    expect(first.body.balances.map((b: { readonly account: string }) => b.account)).toEqual([
+      '0.0.17',
+      '0.0.18',
+    ]);
     expect(first.body.links.next).toBe(
       '/api/v1/tokens/0.0.500/balances?order=asc&limit=2&account.id=gt:0.0.18',
     );
     expect(first.headers?.link).toBe(`<${first.body.links.next}>; rel="next"`);
     const second = await get(first.body.links.next);
-    expect(second.body.balances.map((b: { account: string }) => b.account)).toEqual(['0.0.19']);
+    expect(second.body.balances.map((b: { readonly account: string }) => b.account)).toEqual(['0.0.19']);
     expect(second.body.links.next).toBeNull();
   });
 
@@ -138,7 +161,7 @@ describe('/api/v1/tokens/{tokenId}/balances', () => {
       '/api/v1/tokens/500/balances?slot=1&account.id=x&account.balance=-1&order=up',
     );
     expect(status).toBe(400);
-    expect(body._status.messages.map((m: { message: string }) => m.message)).toEqual([
+    expect(body._status.messages.map((m: { readonly message: string }) => m.message)).toEqual([
       'Invalid parameter: account.id',
       'Invalid parameter: account.balance',
       'Invalid parameter: order',
