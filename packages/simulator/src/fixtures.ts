@@ -38,12 +38,19 @@ export function loadFixture(setup: Record<string, unknown>, options: LoadFixture
   const stakes = new Map(
     items(setup.entityStakes).map((s) => [entityInput(s.id) ?? 0n, intInput(s.pending_reward, 0n)] as const),
   );
-  for (const item of items(setup.accounts)) addEntity(store, item, 'ACCOUNT', ACCOUNT_ROW_DEFAULTS, stakes);
-  for (const item of items(setup.contracts))
-    addEntity(store, item, 'CONTRACT', CONTRACT_ROW_DEFAULTS, stakes);
+  // Since when each entity exists: the earliest lower bound of its rows, history rows included.
+  const since = new Map<bigint, bigint>();
+  for (const item of [...items(setup.accounts), ...items(setup.contracts), ...items(setup.entities)]) {
+    const lower = rangeLower(item.timestamp_range) ?? 0n;
+    const id = rowId(item);
+    if (lower < (since.get(id) ?? lower + 1n)) since.set(id, lower);
+  }
+  const rows = { stakes, since };
+  for (const item of items(setup.accounts)) addEntity(store, item, 'ACCOUNT', ACCOUNT_ROW_DEFAULTS, rows);
+  for (const item of items(setup.contracts)) addEntity(store, item, 'CONTRACT', CONTRACT_ROW_DEFAULTS, rows);
   for (const item of items(setup.contractactions)) addAction(store, item);
   for (const item of items(setup.contractresults)) addContractResult(store, item);
-  for (const item of items(setup.entities)) addEntity(store, item, 'ACCOUNT', {}, stakes);
+  for (const item of items(setup.entities)) addEntity(store, item, 'ACCOUNT', {}, rows);
   loadTokenFixtures(store.balances, setup);
   const rewards = addRewards(store, items(setup.stakingRewardTransfers));
   const txItems = [...items(setup.cryptotransfers).map(expandCryptoTransfer), ...items(setup.transactions)];
@@ -95,15 +102,12 @@ function addEntity(
   item: Record<string, unknown>,
   type: string,
   defaults: Record<string, unknown>,
-  stakes: ReadonlyMap<bigint, bigint>,
+  rows: { stakes: ReadonlyMap<bigint, bigint>; since: ReadonlyMap<bigint, bigint> },
 ): void {
   if (isHistoryRow(item)) return;
-  const shard = intInput(item.shard, 0n);
-  const realm = intInput(item.realm, 0n);
-  const num = intInput(item.num, 0n);
   const alias = item.alias;
-  const id = (shard << 54n) | (realm << 38n) | num;
-  const pending = stakes.get(id);
+  const id = rowId(item);
+  const pending = rows.stakes.get(id);
   store.addEntity({
     id,
     alias: typeof alias === 'string' ? alias : bytesInput(alias),
@@ -114,7 +118,7 @@ function addEntity(
       ...accountDetails(item, defaults),
       ...(pending === undefined ? {} : { pending_reward: pending }),
     },
-    since: rangeLower(item.timestamp_range) ?? 0n,
+    since: rows.since.get(id) ?? 0n,
   });
 }
 
@@ -173,4 +177,9 @@ function highVolumeInput(item: Record<string, unknown>): HighVolume {
     highVolume: boolInput(item.high_volume, false),
     multiplier: multiplier === undefined ? 1n : nullableInt(multiplier),
   };
+}
+
+/** The encoded id of an entity row (shard, realm, num). */
+function rowId(item: Record<string, unknown>): bigint {
+  return (intInput(item.shard, 0n) << 54n) | (intInput(item.realm, 0n) << 38n) | intInput(item.num, 0n);
 }

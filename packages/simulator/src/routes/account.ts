@@ -97,7 +97,7 @@ function accountBody(entity: SimEntity, balance: Record<string, unknown>): Recor
     decline_reward: false,
     deleted: entity.deleted,
     ethereum_nonce: 0,
-    evm_address: entity.evmHex === null ? longZeroAddress(entityId) : `0x${entity.evmHex}`,
+    evm_address: evmAddress(entity, entityId),
     expiry_timestamp: null,
     key: null,
     max_automatic_token_associations: 0,
@@ -109,4 +109,11 @@ function accountBody(entity: SimEntity, balance: Record<string, unknown>): Recor
     stake_period_start: null,
     ...entity.details,
   };
+}
+
+/** The known EVM address, else a 20-byte alias (an EVM-address alias), else the long-zero form. */
+function evmAddress(entity: SimEntity, entityId: ReturnType<typeof decodeEntityId>): string {
+  if (entity.evmHex !== null) return `0x${entity.evmHex}`;
+  if (entity.aliasHex !== null && entity.aliasHex.length === 40) return `0x${entity.aliasHex}`;
+  return longZeroAddress(entityId);
 }
