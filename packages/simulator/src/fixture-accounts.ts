@@ -1,7 +1,6 @@
 // The account members of `GET /api/v1/accounts/{id}` that a spec setup's `accounts`, `contracts` and `entities`
 // rows carry (memo, key, expiry, staking, nonce…), with the service's row defaults: what the living ledger
 // leaves to the route's own defaults, a spec setup states.
-import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { bytesInput, entityInput, intInput, nullableInt } from './fixture-values.js';
 import type { WireJson } from './json.js';
 import { toHex } from './bytes.js';
@@ -36,11 +35,11 @@ export function accountDetails(input: Row, defaults: Row): WireJson {
   const stakedAccount = entityInput(item.staked_account_id);
   return {
     auto_renew_period: autoRenew,
-    created_timestamp: created === null ? null : formatTimestamp(created),
+    created_timestamp: created === null ? null : secondsText(created),
     decline_reward: item.decline_reward === undefined ? false : item.decline_reward,
     delegation_address: delegation === null || /^0*$/.test(delegation) ? '0x' : `0x${delegation}`,
     ethereum_nonce: nullableInt(item.ethereum_nonce),
-    expiry_timestamp: expiry === null ? null : formatTimestamp(expiry),
+    expiry_timestamp: expiry === null ? null : secondsText(expiry),
     key: encodeKey(byteaHex(item.key)),
     max_automatic_token_associations: nullableInt(item.max_automatic_token_associations),
     memo: typeof item.memo === 'string' ? item.memo : 'entity memo',
@@ -48,6 +47,12 @@ export function accountDetails(input: Row, defaults: Row): WireJson {
     receiver_sig_required: item.receiver_sig_required === undefined ? false : item.receiver_sig_required,
     staked_account_id: stakedAccount === null || stakedAccount === 0n ? null : entityText(stakedAccount),
     staked_node_id: toNode ? stakedNode : null,
-    stake_period_start: toNode && periodStart !== -1n ? formatTimestamp(periodStart * NS_PER_DAY) : null,
+    stake_period_start: toNode && periodStart !== -1n ? secondsText(periodStart * NS_PER_DAY) : null,
   };
+}
+
+/** seconds.nanoseconds as the service prints a stored bigint column, negative values included (digit split). */
+function secondsText(ns: bigint): string {
+  const text = `${ns}`;
+  return `${text.slice(0, Math.max(0, text.length - 9)).padStart(1, '0')}.${text.slice(-9).padStart(9, '0')}`;
 }
