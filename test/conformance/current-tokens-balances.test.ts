@@ -83,7 +83,10 @@ describe('upstream spec tests of the current line: tokens and balances', () => {
     if (actual.status >= 200 && actual.status <= 299) expect(actual.headers).toMatchObject(specCase.headers);
     const path = OPENAPI_PATHS.find(([pattern]) => pattern.test(specCase.url.split('?')[0] as string));
     expect(path, 'a route openapi.yml describes').toBeDefined();
-    expect(validator.validate((path as [RegExp, string])[1], actual.status, actual.text)).toBeNull();
+    // The document lists no 5xx for these paths; such a body was compared exactly above.
+    if (actual.status < 500) {
+      expect(validator.validate((path as [RegExp, string])[1], actual.status, actual.text)).toBeNull();
+    }
     expect(headersOk).toBe(true);
     failed.delete(specCase.name);
   });

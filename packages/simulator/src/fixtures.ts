@@ -13,7 +13,7 @@ import {
   items,
   nullableInt,
 } from './fixture-values.js';
-import { SimulatorStore } from './store.js';
+import { SimulatorStore, type SimEntityVersion } from './store.js';
 import type { HighVolume } from './service-version.js';
 import { loadTokenFixtures, rangeLower } from './fixture-tokens.js';
 import { ACCOUNT_ROW_DEFAULTS, CONTRACT_ROW_DEFAULTS, accountDetails } from './fixture-accounts.js';
@@ -38,14 +38,30 @@ export function loadFixture(setup: Record<string, unknown>, options: LoadFixture
   const stakes = new Map(
     items(setup.entityStakes).map((s) => [entityInput(s.id) ?? 0n, intInput(s.pending_reward, 0n)] as const),
   );
-  // Since when each entity exists: the earliest lower bound of its rows, history rows included.
-  const since = new Map<bigint, bigint>();
-  for (const item of [...items(setup.accounts), ...items(setup.contracts), ...items(setup.entities)]) {
-    const lower = rangeLower(item.timestamp_range) ?? 0n;
-    const id = rowId(item);
-    if (lower < (since.get(id) ?? lower + 1n)) since.set(id, lower);
+  // Every version of each entity row (history rows included), for timestamp queries; since = the earliest.
+  const versions = new Map<bigint, SimEntityVersion[]>();
+  const kinds: Array<[Record<string, unknown>[], Record<string, unknown>]> = [
+    [items(setup.accounts), ACCOUNT_ROW_DEFAULTS],
+    [items(setup.contracts), CONTRACT_ROW_DEFAULTS],
+    [items(setup.entities), {}],
+  ];
+  for (const [rows, defaults] of kinds) {
+    for (const item of rows) {
+      const id = rowId(item);
+      const list = versions.get(id) ?? [];
+      list.push({
+        since: rangeLower(item.timestamp_range) ?? 0n,
+        details: accountDetails(item, defaults),
+        balance: nullableInt(item.balance),
+        balanceTimestamp: nullableInt(item.balance_timestamp),
+      });
+      versions.set(
+        id,
+        list.sort((a, b) => (a.since < b.since ? -1 : a.since > b.since ? 1 : 0)),
+      );
+    }
   }
-  const rows = { stakes, since };
+  const rows = { stakes, versions };
   for (const item of items(setup.accounts)) addEntity(store, item, 'ACCOUNT', ACCOUNT_ROW_DEFAULTS, rows);
   for (const item of items(setup.contracts)) addEntity(store, item, 'CONTRACT', CONTRACT_ROW_DEFAULTS, rows);
   for (const item of items(setup.contractactions)) addAction(store, item);
@@ -102,7 +118,7 @@ function addEntity(
   item: Record<string, unknown>,
   type: string,
   defaults: Record<string, unknown>,
-  rows: { stakes: ReadonlyMap<bigint, bigint>; since: ReadonlyMap<bigint, bigint> },
+  rows: { stakes: ReadonlyMap<bigint, bigint>; versions: ReadonlyMap<bigint, SimEntityVersion[]> },
 ): void {
   if (isHistoryRow(item)) return;
   const alias = item.alias;
@@ -118,7 +134,10 @@ function addEntity(
       ...accountDetails(item, defaults),
       ...(pending === undefined ? {} : { pending_reward: pending }),
     },
-    since: rows.since.get(id) ?? 0n,
+    since: rows.versions.get(id)?.[0]?.since ?? 0n,
+    versions: (rows.versions.get(id) ?? []).map((v) =>
+      pending === undefined ? v : { ...v, details: { ...v.details, pending_reward: pending } },
+    ),
   });
 }
 

@@ -64,6 +64,15 @@ export interface SimEntityInput {
   readonly details?: WireJson;
   /** Lower bound of the row's validity (consensus ns): a timestamp query before it does not find the account. */
   readonly since?: bigint;
+  /** Every version of the row, current included, ascending by `since` (what a timestamp query reads). */
+  readonly versions?: readonly SimEntityVersion[];
+}
+
+export interface SimEntityVersion {
+  readonly since: bigint;
+  readonly details: WireJson;
+  readonly balance: bigint | null;
+  readonly balanceTimestamp: bigint | null;
 }
 
 export interface SimEntity {
@@ -74,6 +83,7 @@ export interface SimEntity {
   readonly type: string;
   readonly details?: WireJson;
   readonly since?: bigint;
+  readonly versions?: readonly SimEntityVersion[];
 }
 
 export interface SimReward {
@@ -181,6 +191,7 @@ export class SimulatorStore {
       type: input.type ?? 'ACCOUNT',
       ...(input.details === undefined ? {} : { details: input.details }),
       ...(input.since === undefined ? {} : { since: input.since }),
+      ...(input.versions === undefined ? {} : { versions: input.versions }),
     };
     this.entities.set(entity.id, entity);
   }
@@ -303,6 +314,16 @@ export class SimulatorStore {
   /** Non-deleted entity with these alias bytes (hex) in the given shard/realm. */
   findByAlias(aliasHex: string, shard: bigint, realm: bigint): SimEntity | undefined {
     return this.findEntity((e) => e.aliasHex === aliasHex, shard, realm);
+  }
+
+  /** How many non-deleted entities carry these alias bytes in the shard/realm (the service fails on more than one). */
+  countAlias(aliasHex: string, shard: bigint, realm: bigint): number {
+    let n = 0;
+    for (const entity of this.entities.values()) {
+      if (entity.deleted || entity.aliasHex !== aliasHex) continue;
+      if (entity.id >> 38n === ((shard << 16n) | realm)) n++;
+    }
+    return n;
   }
 
   /** Non-deleted entity with this 20-byte EVM address (lower-case hex, no 0x) in the given shard/realm. */

@@ -1,11 +1,12 @@
 // The `balance` member of GET /api/v1/accounts/{id}: the entity's current HBAR balance and its associated token
 // balances (token id ascending, at most response.limit.tokenBalance.singleAccount), or with a timestamp filter the newest balance
-// snapshot in range (0 when the account has no row in it); an account the ledger has no balance for shows 0 at
-// the request time.
+// snapshot in range (0 when the account has no row in it; the row version's balance when there is no snapshot);
+// an account the ledger has no balance for shows 0 at the request time.
 import { formatTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { compareBig } from '../balance-book.js';
 import type { Filter } from '../params.js';
 import type { RouteRequest } from '../route.js';
+import type { SimEntityVersion } from '../store.js';
 import { entityText } from '../token-json.js';
 import { latestBy, snapshotRange } from './balance-params.js';
 
@@ -13,6 +14,7 @@ export function accountBalance(
   request: RouteRequest,
   id: bigint,
   filters: readonly Filter[],
+  version?: SimEntityVersion,
 ): Record<string, unknown> {
   const book = request.store.balances;
   const sign = 1;
@@ -34,7 +36,12 @@ export function accountBalance(
     return { ...current, tokens: tokensJson(book.tokensOf(id).filter((t) => t.associated)) };
   }
   const range = snapshotRange(book, filters, request.nowNs);
-  if (range === null) return { ...current, tokens: [] };
+  if (range === null) {
+    // No snapshot in range: the balance of the row version in force, without tokens.
+    if (version === undefined) return { ...current, tokens: [] };
+    const ts = version.balanceTimestamp;
+    return { balance: version.balance, timestamp: ts === null ? null : formatTimestamp(ts), tokens: [] };
+  }
   const own = book.snapshotsIn(range.lower, range.upper).filter((s) => s.accountId === id);
   const tokens = [
     ...latestBy(

@@ -7,7 +7,7 @@
 import { formatEntityId, decodeEntityId, longZeroAddress } from '@ledger-sentinel/ledger-model/entity-id';
 import { QUERYABLE_TRANSACTION_TYPES } from '@ledger-sentinel/ledger-model/transaction-types';
 import { encodeBase32 } from '../bytes.js';
-import { serializeJson } from '../json.js';
+import { serializeJson, type WireJson } from '../json.js';
 import { errorResponse } from '../response.js';
 import { parseTimestamp } from '@ledger-sentinel/ledger-model/timestamp';
 import { transactionsRoute } from './transactions.js';
@@ -40,7 +40,7 @@ export const accountRoute: Route = {
 
 async function getAccount(request: RouteRequest): Promise<RouteResponse> {
   const id = resolveAccount(request);
-  if (typeof id !== 'bigint') return id;
+  if (typeof id !== 'bigint') return emptyRangeFirst(request, id);
   const pass = firstPass(request, VALIDATORS);
   if ('status' in pass) return pass;
   const range = timestampRange(pass.filters);
@@ -49,8 +49,11 @@ async function getAccount(request: RouteRequest): Promise<RouteResponse> {
   if (entity.since !== undefined && entity.since > range.upper) return errorResponse(404, ['Not found']);
   // The importer's stand-in for a treasury it has not seen yet is not an account.
   if (id === 2n && entity.details?.memo === SYNTHETIC_TREASURY_MEMO) return errorResponse(404, ['Not found']);
-  const balance = accountBalance(request, id, pass.filters);
-  const head = serializeJson(accountBody(entity, balance));
+  // With a timestamp filter, the row version in force at its upper bound (history rows included).
+  const hasTs = pass.filters.some((f) => f.key === 'timestamp');
+  const version = hasTs ? entity.versions?.filter((v) => v.since <= range.upper).pop() : undefined;
+  const balance = accountBalance(request, id, pass.filters, version);
+  const head = serializeJson(accountBody(entity, balance, version?.details));
   const include =
     pass.filters
       .filter((f) => f.key === 'transactions')
@@ -90,7 +93,11 @@ function timestampRange(filters: readonly Filter[]): { lower: bigint; upper: big
   return { lower, upper };
 }
 
-function accountBody(entity: SimEntity, balance: Record<string, unknown>): Record<string, unknown> {
+function accountBody(
+  entity: SimEntity,
+  balance: Record<string, unknown>,
+  details: WireJson | undefined,
+): Record<string, unknown> {
   const entityId = decodeEntityId(entity.id);
   return {
     account: formatEntityId(entityId),
@@ -111,7 +118,7 @@ function accountBody(entity: SimEntity, balance: Record<string, unknown>): Recor
     staked_account_id: null,
     staked_node_id: null,
     stake_period_start: null,
-    ...entity.details,
+    ...(details ?? entity.details),
   };
 }
 
@@ -120,4 +127,13 @@ function evmAddress(entity: SimEntity, entityId: ReturnType<typeof decodeEntityI
   if (entity.evmHex !== null) return `0x${entity.evmHex}`;
   if (entity.aliasHex !== null && entity.aliasHex.length === 40) return `0x${entity.aliasHex}`;
   return longZeroAddress(entityId);
+}
+
+/** An account id is not looked up before the timestamp range is checked: an empty range answers that first. */
+function emptyRangeFirst(request: RouteRequest, notFound: RouteResponse): RouteResponse {
+  if (notFound.status !== 404) return notFound;
+  const pass = firstPass(request, VALIDATORS);
+  if ('status' in pass) return notFound;
+  const range = timestampRange(pass.filters);
+  return range.lower > range.upper ? errorResponse(404, ['Timestamp range is empty']) : notFound;
 }
