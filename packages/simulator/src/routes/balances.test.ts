@@ -154,6 +154,37 @@ describe('/api/v1/accounts/{id} balance', () => {
     });
   });
 
+  it('embeds the account’s transactions, paged on its own path', async () => {
+    const setup = {
+      ...SETUP,
+      cryptotransfers: [
+        {
+          consensus_timestamp: '1000000000000000001',
+          payerAccountId: '0.0.7',
+          recipientAccountId: '0.0.8',
+          amount: 25,
+          nodeAccountId: '0.0.3',
+        },
+        {
+          consensus_timestamp: '1000000000000000002',
+          payerAccountId: '0.0.8',
+          recipientAccountId: '0.0.9',
+          amount: 5,
+          nodeAccountId: '0.0.3',
+        },
+      ],
+    };
+    const { store, config } = loadFixture(setup);
+    const server = createSimulatorServer({ store, config });
+    const response = await server.dispatch('GET', '/api/v1/accounts/0.0.8?limit=1');
+    const body = parseSpecJson(String(response.body)) as Body;
+    expect(
+      (body.transactions as Array<{ consensus_timestamp: string }>).map((t) => t.consensus_timestamp),
+    ).toEqual(['1000000000.000000002']);
+    expect(body.links.next).toBe('/api/v1/accounts/0.0.8?limit=1&timestamp=lt:1000000000.000000002');
+    expect(response.headers?.link).toBe(`<${body.links.next}>; rel="next"`);
+  });
+
   it('answers 404 for an empty timestamp range', async () => {
     const { status, body } = await get('/api/v1/accounts/8?timestamp=gt:2&timestamp=lt:2');
     expect(status).toBe(404);
