@@ -26,6 +26,9 @@ export function parseIdOrEvm(text: string): AccountRefParse {
 /** The rewards path: entity id, EVM address or upper-case base32 alias (prefixes must be 0). */
 export function parseAccountPath(text: string): AccountRef | null {
   const idOrEvm = parseIdOrEvm(text);
+  const evm = EVM.exec(text);
+  // An EVM address is only looked up in this shard and realm (0.0), like an alias.
+  if (idOrEvm.ok && evm && prefixes(evm).some((p) => p !== 0n)) return null;
   if (idOrEvm.ok) return idOrEvm.ref;
   if (idOrEvm.reason === 'range') return null;
   const alias = ALIAS.exec(text);

@@ -1,4 +1,4 @@
-// Simulator settings: the REST configuration keys of the service that the three routes read.
+// Simulator settings: the REST configuration keys of the service that the routes read.
 import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import type { ServiceVersion } from './service-version.js';
 
@@ -17,6 +17,8 @@ export interface SimulatorConfig {
   now(): bigint;
   /** The response shapes of which service era (service-version.ts); default '0.129'. */
   serviceVersion: ServiceVersion;
+  /** response.limit.tokenBalance: token balances per account in /balances (50) and /accounts/{id} (1,000). */
+  tokenBalanceLimit: { readonly multipleAccounts: number; readonly singleAccount: number };
 }
 
 export const SIXTY_DAYS_NS = 5_184_000_000_000_000n;
@@ -31,6 +33,7 @@ export function defaultSimulatorConfig(overrides: Partial<SimulatorConfig> = {})
     maxTimestampRangeNs: SIXTY_DAYS_NS,
     now: () => timestampFromMillis(Date.now()),
     serviceVersion: '0.129',
+    tokenBalanceLimit: { multipleAccounts: 50, singleAccount: 1000 },
     ...overrides,
   };
 }

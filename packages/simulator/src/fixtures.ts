@@ -13,7 +13,10 @@ import {
   items,
   nullableInt,
 } from './fixture-values.js';
-import { SimulatorStore } from './store.js';
+import { SimulatorStore, type SimEntityVersion } from './store.js';
+import type { HighVolume } from './service-version.js';
+import { loadTokenFixtures, rangeLower } from './fixture-tokens.js';
+import { ACCOUNT_ROW_DEFAULTS, CONTRACT_ROW_DEFAULTS, accountDetails } from './fixture-accounts.js';
 import { expandCryptoTransfer, toTransactionRow } from './fixture-transactions.js';
 import { makeSimTransaction, type TransferInput } from './transaction-json.js';
 
@@ -32,25 +35,54 @@ const DEFAULT_CONTRACT_HASH = Uint8Array.from({ length: 32 }, (_, i) => i);
 /** A fresh store and config for one spec setup (parse the spec with parseSpecJson for exact int64s). */
 export function loadFixture(setup: Record<string, unknown>, options: LoadFixtureOptions = {}): LoadedFixture {
   const store = new SimulatorStore();
-  for (const item of items(setup.accounts)) addEntity(store, item, 'ACCOUNT');
-  for (const item of items(setup.contracts)) addEntity(store, item, 'CONTRACT');
+  const stakes = new Map(
+    items(setup.entityStakes).map((s) => [entityInput(s.id) ?? 0n, intInput(s.pending_reward, 0n)] as const),
+  );
+  // Every version of each entity row (history rows included), for timestamp queries; since = the earliest.
+  const versions = new Map<bigint, SimEntityVersion[]>();
+  const kinds: Array<[Record<string, unknown>[], Record<string, unknown>]> = [
+    [items(setup.accounts), ACCOUNT_ROW_DEFAULTS],
+    [items(setup.contracts), CONTRACT_ROW_DEFAULTS],
+    [items(setup.entities), {}],
+  ];
+  for (const [rows, defaults] of kinds) {
+    for (const item of rows) {
+      const id = rowId(item);
+      const list = versions.get(id) ?? [];
+      list.push({
+        since: rangeLower(item.timestamp_range) ?? 0n,
+        details: accountDetails(item, defaults),
+        balance: nullableInt(item.balance),
+        balanceTimestamp: nullableInt(item.balance_timestamp),
+      });
+      versions.set(
+        id,
+        list.sort((a, b) => (a.since < b.since ? -1 : a.since > b.since ? 1 : 0)),
+      );
+    }
+  }
+  const rows = { stakes, versions };
+  for (const item of items(setup.accounts)) addEntity(store, item, 'ACCOUNT', ACCOUNT_ROW_DEFAULTS, rows);
+  for (const item of items(setup.contracts)) addEntity(store, item, 'CONTRACT', CONTRACT_ROW_DEFAULTS, rows);
   for (const item of items(setup.contractactions)) addAction(store, item);
   for (const item of items(setup.contractresults)) addContractResult(store, item);
-  for (const item of items(setup.entities)) addEntity(store, item, 'ACCOUNT');
+  for (const item of items(setup.entities)) addEntity(store, item, 'ACCOUNT', {}, rows);
+  loadTokenFixtures(store.balances, setup);
   const rewards = addRewards(store, items(setup.stakingRewardTransfers));
   const txItems = [...items(setup.cryptotransfers).map(expandCryptoTransfer), ...items(setup.transactions)];
   for (const item of txItems) {
     const row = toTransactionRow(item);
-    store.addTransaction(
-      makeSimTransaction({ ...row, stakingRewards: rewards.get(row.consensusTimestamp) ?? [] }),
-    );
+    const tx = makeSimTransaction({ ...row, stakingRewards: rewards.get(row.consensusTimestamp) ?? [] });
+    store.addTransaction({ ...tx, highVolume: highVolumeInput(item) });
   }
   return { store, config: fixtureConfig(setup, options) };
 }
 
 function fixtureConfig(setup: Record<string, unknown>, options: LoadFixtureOptions): SimulatorConfig {
   const overrides = (setup.config ?? {}) as {
-    response?: { limit?: { max?: unknown } };
+    response?: {
+      limit?: { max?: unknown; tokenBalance?: { multipleAccounts?: unknown; singleAccount?: unknown } };
+    };
     query?: { bindTimestampRange?: unknown; maxRepeatedQueryParameters?: unknown };
   };
   const features = (setup.features ?? {}) as { fakeTime?: unknown };
@@ -62,23 +94,50 @@ function fixtureConfig(setup: Record<string, unknown>, options: LoadFixtureOptio
     maxRepeatedQueryParameters: Number(
       intInput(overrides.query?.maxRepeatedQueryParameters, BigInt(base.maxRepeatedQueryParameters)),
     ),
+    tokenBalanceLimit: {
+      multipleAccounts: Number(
+        intInput(
+          overrides.response?.limit?.tokenBalance?.multipleAccounts,
+          BigInt(base.tokenBalanceLimit.multipleAccounts),
+        ),
+      ),
+      singleAccount: Number(
+        intInput(
+          overrides.response?.limit?.tokenBalance?.singleAccount,
+          BigInt(base.tokenBalanceLimit.singleAccount),
+        ),
+      ),
+    },
     bindTimestampRange: options.bindTimestampRange ?? boolInput(overrides.query?.bindTimestampRange, false),
     ...(now === null ? {} : { now: () => now }),
   };
 }
 
-function addEntity(store: SimulatorStore, item: Record<string, unknown>, type: string): void {
+function addEntity(
+  store: SimulatorStore,
+  item: Record<string, unknown>,
+  type: string,
+  defaults: Record<string, unknown>,
+  rows: { stakes: ReadonlyMap<bigint, bigint>; versions: ReadonlyMap<bigint, SimEntityVersion[]> },
+): void {
   if (isHistoryRow(item)) return;
-  const shard = intInput(item.shard, 0n);
-  const realm = intInput(item.realm, 0n);
-  const num = intInput(item.num, 0n);
   const alias = item.alias;
+  const id = rowId(item);
+  const pending = rows.stakes.get(id);
   store.addEntity({
-    id: (shard << 54n) | (realm << 38n) | num,
+    id,
     alias: typeof alias === 'string' ? alias : bytesInput(alias),
     evmAddress: bytesInput(item.evm_address),
     deleted: boolInput(item.deleted, false),
     type: typeof item.type === 'string' ? item.type : type,
+    details: {
+      ...accountDetails(item, defaults),
+      ...(pending === undefined ? {} : { pending_reward: pending }),
+    },
+    since: rows.versions.get(id)?.[0]?.since ?? 0n,
+    versions: (rows.versions.get(id) ?? []).map((v) =>
+      pending === undefined ? v : { ...v, details: { ...v.details, pending_reward: pending } },
+    ),
   });
 }
 
@@ -128,4 +187,18 @@ function addAction(store: SimulatorStore, item: Record<string, unknown>): void {
       value: intInput(item.value, 100n),
     }),
   ]);
+}
+
+/** The row's high_volume columns with the spec defaults (false, 1). */
+function highVolumeInput(item: Record<string, unknown>): HighVolume {
+  const multiplier = item.high_volume_pricing_multiplier;
+  return {
+    highVolume: boolInput(item.high_volume, false),
+    multiplier: multiplier === undefined ? 1n : nullableInt(multiplier),
+  };
+}
+
+/** The encoded id of an entity row (shard, realm, num). */
+function rowId(item: Record<string, unknown>): bigint {
+  return (intInput(item.shard, 0n) << 54n) | (intInput(item.realm, 0n) << 38n) | intInput(item.num, 0n);
 }

@@ -9,6 +9,7 @@ import { timestampFromMillis } from '@ledger-sentinel/ledger-model/timestamp';
 import { createRng, type Rng } from './rng.js';
 import { SimulatorStore, type SimTransaction } from './store.js';
 import { GroundTruth } from './ground-truth.js';
+import { applyLivingRecord, createLivingTokens, SNAPSHOT_INTERVAL_NS } from './living-tokens.js';
 import {
   createTraffic,
   MAX_RECORDS_PER_CALL,
@@ -120,6 +121,8 @@ function commitRecord(
     visibleAt,
   };
   store.addTransaction(served);
+  applyLivingRecord(store.balances, served);
+  store.balances.snapshotIfDue(tx.consensusTimestamp, SNAPSHOT_INTERVAL_NS);
   if (record.actions.length > 0) store.addContractActions(record.actions.map((a) => ({ ...a, visibleAt })));
   if (record.contractHash !== null) {
     const link = { consensusTimestamp: tx.consensusTimestamp, payer: tx.payer, visibleAt };
@@ -190,6 +193,7 @@ class Ledger implements LivingLedger {
     this.retention = options.retention === undefined ? DEFAULT_RETENTION : options.retention;
     validateRetention(this.retention);
     this.addInitialEntities();
+    createLivingTokens(this.store.balances, this.traffic.population, this.startNs - 1n);
   }
 
   private addInitialEntities(): void {

@@ -12,6 +12,8 @@ import { transactionsRoute } from './routes/transactions.js';
 import { rewardsRoute } from './routes/rewards.js';
 import { actionsRoute } from './routes/actions.js';
 import { accountRoute } from './routes/account.js';
+import { balancesRoute } from './routes/balances.js';
+import { tokenBalancesRoute, tokenRoute } from './routes/tokens.js';
 import type { Route, RouteRequest } from './route.js';
 
 export type { SimulatorConfig } from './config.js';
@@ -38,8 +40,16 @@ export interface SimulatorServerOptions {
 /** What the service's Express middleware sends on 2xx when a route sets nothing else. */
 export const DEFAULT_CACHE_CONTROL = 'public, max-age=1';
 
-/** The ledger routes of 0.129, in matching order (the account route is what resolves configured aliases). */
-export const LEDGER_ROUTES: readonly Route[] = [transactionsRoute, rewardsRoute, actionsRoute, accountRoute];
+/** The ledger routes (0.129 plus the balance and token routes of the current line), in matching order (the account route is what resolves configured aliases). */
+export const LEDGER_ROUTES: readonly Route[] = [
+  transactionsRoute,
+  rewardsRoute,
+  actionsRoute,
+  accountRoute,
+  balancesRoute,
+  tokenRoute,
+  tokenBalancesRoute,
+];
 
 export function createSimulatorServer(options: SimulatorServerOptions): SimulatorHandler {
   const config = options.config ?? defaultSimulatorConfig();

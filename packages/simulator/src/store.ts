@@ -9,11 +9,14 @@
 // Retention: `pruneBefore(ns)` drops every record older than a consensus timestamp, with its index entries; the
 // living ledger calls it to keep a horizon (the real service keeps everything, so older ranges answer empty here).
 import { decodeBase32, toHex } from './bytes.js';
-import { shapeTransaction, type ServiceVersion } from './service-version.js';
+import { shapeTransaction, type HighVolume, type ServiceVersion } from './service-version.js';
 import { serializeJson, type WireJson } from './json.js';
 import { dropOlder, lowerBound, upperBound } from './sorted.js';
+import { BalanceBook } from './balance-book.js';
 
 export type { WireJson } from './json.js';
+export type { SimEntity, SimEntityInput, SimEntityVersion } from './sim-entity.js';
+import type { SimEntity, SimEntityInput } from './sim-entity.js';
 
 /** A `crypto_transfer` row (HBAR leg) or the account part of a `token_transfer` row. */
 export interface SimTransferRow {
@@ -46,25 +49,8 @@ export interface SimTransaction {
   readonly json: WireJson;
   /** Served only once the request clock reaches this (ns); absent = always. */
   readonly visibleAt?: bigint;
-}
-
-export interface SimEntityInput {
-  /** Encoded id (bigint) or `shard.realm.num` text. */
-  readonly id: bigint | string;
-  /** Raw alias bytes, or the upper-case base32 text form. */
-  readonly alias?: Uint8Array | string | null;
-  /** 20 bytes, or hex text with or without 0x. */
-  readonly evmAddress?: Uint8Array | string | null;
-  readonly deleted?: boolean;
-  readonly type?: string;
-}
-
-export interface SimEntity {
-  readonly id: bigint;
-  readonly aliasHex: string | null;
-  readonly evmHex: string | null;
-  readonly deleted: boolean;
-  readonly type: string;
+  /** High-volume pricing as the current service shows it; absent = not applied. */
+  readonly highVolume?: HighVolume;
 }
 
 export interface SimReward {
@@ -125,6 +111,8 @@ const TX_LOOKUP_WINDOW_NS = 35n * 60n * 1_000_000_000n;
 export class SimulatorStore {
   /** Global ingestion watermark (consensus ns); null = everything added is ingested. */
   visibleUntil: bigint | null = null;
+  /** HBAR and token balances, tokens and balance snapshots (balance-book.ts). */
+  readonly balances = new BalanceBook();
 
   private readonly txs: StoredTransaction[] = [];
   private readonly byTimestamp = new Map<bigint, StoredTransaction>();
@@ -168,6 +156,9 @@ export class SimulatorStore {
       evmHex: toHex(input.evmAddress),
       deleted: input.deleted ?? false,
       type: input.type ?? 'ACCOUNT',
+      ...(input.details === undefined ? {} : { details: input.details }),
+      ...(input.since === undefined ? {} : { since: input.since }),
+      ...(input.versions === undefined ? {} : { versions: input.versions }),
     };
     this.entities.set(entity.id, entity);
   }
@@ -231,7 +222,9 @@ export class SimulatorStore {
   /** The UTF-8 JSON of a stored transaction, serialized once, on first use; pages are concatenated from these. */
   transactionBytes(stored: StoredTransaction, version: ServiceVersion = '0.129'): Buffer {
     if (version === 'current') {
-      stored.current ??= Buffer.from(serializeJson(shapeTransaction(stored.tx.json, version)));
+      stored.current ??= Buffer.from(
+        serializeJson(shapeTransaction(stored.tx.json, version, stored.tx.highVolume)),
+      );
       return stored.current;
     }
     stored.bytes ??= Buffer.from(serializeJson(stored.tx.json));
@@ -245,8 +238,8 @@ export class SimulatorStore {
   }
 
   /**
-   * Drops every transaction, reward, contract action and hash link with a consensus timestamp below `ns`,
-   * with their index entries; entities stay. Returns the number of transactions dropped. Costs a pass over the
+   * Drops every transaction, reward, contract action, hash link and balance snapshot (but the newest) with a
+   * consensus timestamp below `ns`, with their index entries; entities, tokens and current balances stay. Returns the number of transactions dropped. Costs a pass over the
    * per-account reward, action and hash maps, so call it in batches rather than per record.
    */
   pruneBefore(ns: bigint): number {
@@ -268,6 +261,7 @@ export class SimulatorStore {
       if ((list[0] as SimContractAction).consensusTimestamp < ns) this.actionsByTx.delete(key);
     }
     for (const key of this.hashLinks.keys()) dropOlder(this.hashLinks, key, ns, (l) => l.consensusTimestamp);
+    this.balances.pruneSnapshotsBefore(ns);
     return dropped.length;
   }
 
@@ -287,6 +281,16 @@ export class SimulatorStore {
   /** Non-deleted entity with these alias bytes (hex) in the given shard/realm. */
   findByAlias(aliasHex: string, shard: bigint, realm: bigint): SimEntity | undefined {
     return this.findEntity((e) => e.aliasHex === aliasHex, shard, realm);
+  }
+
+  /** How many non-deleted entities carry these alias bytes in the shard/realm (the service fails on more than one). */
+  countAlias(aliasHex: string, shard: bigint, realm: bigint): number {
+    let n = 0;
+    for (const entity of this.entities.values()) {
+      if (entity.deleted || entity.aliasHex !== aliasHex) continue;
+      if (entity.id >> 38n === ((shard << 16n) | realm)) n++;
+    }
+    return n;
   }
 
   /** Non-deleted entity with this 20-byte EVM address (lower-case hex, no 0x) in the given shard/realm. */

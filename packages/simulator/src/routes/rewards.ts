@@ -72,6 +72,8 @@ export function resolveAccount(request: RouteRequest): bigint | RouteResponse {
   } else {
     const entity = store.findByAlias(ref.hex, ref.shard, ref.realm);
     if (!entity) return errorResponse(404, ['No account with a matching alias found']);
+    // The service's alias lookup expects one row and fails on more.
+    if (store.countAlias(ref.hex, ref.shard, ref.realm) > 1) return errorResponse(500, ['Internal error']);
     id = entity.id;
   }
   return store.getEntity(id) ? id : errorResponse(404, ['Not found']);
