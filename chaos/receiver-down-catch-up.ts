@@ -13,8 +13,8 @@ export interface CatchUp {
 export interface Carried {
   /** Alerts the messages carried: listed ones plus those counted in "and K more". */
   readonly total: number;
-  /** Listings of a marker beyond its first, over all messages. */
-  readonly doubled: number;
+  /** Markers listed in more than one message: `chaos-<n>: listed k times`. */
+  readonly doubled: string[];
 }
 
 /** Markers listed in one Slack message: each listed alert shows its record's memo (`*Memo:* chaos-<n>`). */
@@ -41,8 +41,7 @@ export function slackCarried(bodies: readonly string[]): Carried {
     for (const marker of listed) seen.set(marker, (seen.get(marker) ?? 0) + 1);
     total += listed.size + folded(body);
   }
-  let doubled = 0;
-  for (const n of seen.values()) doubled += n - 1;
+  const doubled = [...seen].filter(([, n]) => n > 1).map(([m, n]) => `${m}: listed ${n} times`);
   return { total, doubled };
 }
 

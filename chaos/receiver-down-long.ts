@@ -5,7 +5,9 @@
 // end either delivered exactly once or dead-lettered (logged with its id, counted per alert, kept as `dead` in the
 // outbox); dead letters only for alerts older than the deadline at a refused attempt; the catch-up no faster than
 // one request per `min_interval`; the outbox bounded by the deadline while down and empty at the end.
-import { join } from 'node:path';
+import { copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { checked, figure, maxOf, round, type Figure } from '../bench/lib/figures.js';
 import { metricSum, metricsText, until } from '../bench/lib/daemon-process.js';
 import { runMarkers } from './lib/marker-run.js';
@@ -118,7 +120,12 @@ async function outage(ctx: ChaosContext, rig: Rig, plan: Plan, markers: number):
   ctx.session.outputs.push({ label: 'metrics (receiver down)', text: metrics });
   daemon.kill('SIGTERM');
   await daemon.exited;
-  const deliveries = markerDeliveries(join(rig.dir.dir, 'state'), { rule: RULE_ID, channel: 'ops-slack' });
+  const stateDir = join(rig.dir.dir, 'state');
+  const { byMarker: deliveries, named } = markerDeliveries(stateDir, { rule: RULE_ID, channel: 'ops-slack' });
+  for (const line of named.slice(0, 10)) ctx.log(`${SUITE}: ${line}`);
+  const kept = join(tmpdir(), `ledger-sentinel-chaos-23-${basename(rig.dir.dir)}.db`);
+  copyFileSync(join(stateDir, 'state.db'), kept);
+  ctx.log(`${SUITE}: the stopped daemon's state: ${kept}`);
   return { downAt, upAt, depth, depthAtReturn, metrics, stdout: daemon.stdout(), deliveries };
 }
 
@@ -162,9 +169,10 @@ function figures(rig: Rig, plan: Plan, o: Observed): Figure[] {
     checked(
       SUITE,
       'doubled (two alerts, two sends, sent and dead, listed twice)',
-      outcome.doubled + carried.doubled,
+      outcome.doubled.length + carried.doubled.length,
       '==',
       0,
+      doubledNote([...outcome.doubled, ...carried.doubled]),
     ),
     checked(
       SUITE,
@@ -207,27 +215,28 @@ interface Outcomes {
   readonly delivered: string[];
   readonly dead: string[];
   readonly lost: string[];
-  /** Markers with more than one alert, alert ids sent more than once, or both sent and dead-lettered. */
-  readonly doubled: number;
+  /** One line per doubling: a marker with two alerts, an alert sent twice, an alert both sent and dead. */
+  readonly doubled: string[];
 }
 
 function outcomes(rig: Rig, deliveries: Map<string, MarkerDelivery[]>, sentIds: readonly string[]): Outcomes {
   const sentCount = new Map<string, number>();
   for (const id of sentIds) sentCount.set(id, (sentCount.get(id) ?? 0) + 1);
-  const result: Outcomes = { delivered: [], dead: [], lost: [], doubled: 0 };
-  let doubled = 0;
+  const result: Outcomes = { delivered: [], dead: [], lost: [], doubled: [] };
   for (const marker of rig.injected) {
     const rows = deliveries.get(marker) ?? [];
-    if (rows.length > 1) doubled += rows.length - 1;
+    if (rows.length > 1) result.doubled.push(`${marker}: ${rows.length} alerts`);
     const wasSent = rows.some((r) => r.status === 'sent' && sentCount.has(r.alertId));
     const wasDead = rows.some((r) => r.status === 'dead');
-    for (const r of rows) doubled += Math.max(0, (sentCount.get(r.alertId) ?? 0) - 1);
-    if (wasSent && wasDead) doubled += 1;
+    for (const r of rows)
+      if ((sentCount.get(r.alertId) ?? 0) > 1)
+        result.doubled.push(`${marker}: sent ${sentCount.get(r.alertId)} times`);
+    if (wasSent && wasDead) result.doubled.push(`${marker}: sent and dead`);
     if (wasSent) result.delivered.push(marker);
     else if (wasDead) result.dead.push(marker);
     else result.lost.push(marker);
   }
-  return { ...result, doubled };
+  return result;
 }
 
 /**
@@ -252,6 +261,10 @@ function depthFigures(rig: Rig, plan: Plan, o: Observed): Figure[] {
     }),
     checked(SUITE, 'outbox depth at the end', metricSum(o.metrics, 'ledger_sentinel_outbox_depth'), '==', 0),
   ];
+}
+
+function doubledNote(lines: readonly string[]): { note?: string } {
+  return lines.length ? { note: lines.slice(0, 4).join('; ') } : {};
 }
 
 export const receiverDownLong: Scenario = { n: 23, name: 'a receiver down past its deadline', run };

@@ -17,11 +17,14 @@ export interface MarkerDelivery {
   readonly lastError: string | undefined;
 }
 
-/** Marker (`chaos-<n>`, the memo of its record) → the deliveries of its alerts on `channel` (one, normally). */
+/**
+ * Marker (`chaos-<n>`, the memo of the record that triggered the alert) → the deliveries of its alerts on
+ * `channel` (one, normally), and the alerts that carry another marker's record as well.
+ */
 export function markerDeliveries(
   stateDir: string,
   options: { rule: string; channel: string },
-): Map<string, MarkerDelivery[]> {
+): { byMarker: Map<string, MarkerDelivery[]>; named: string[] } {
   const db = new Database(join(stateDir, 'state.db'), { readonly: true, fileMustExist: true });
   try {
     const rows = db
@@ -40,8 +43,13 @@ export function markerDeliveries(
       last_error: string | null;
     }[];
     const byMarker = new Map<string, MarkerDelivery[]>();
+    /** Alerts whose records hold another marker's record besides their trigger (for the log). */
+    const named: string[] = [];
     for (const row of rows) {
-      const alert = JSON.parse(row.alert_json) as { records?: { memo?: string }[] };
+      const alert = JSON.parse(row.alert_json) as {
+        trigger?: { memo?: string };
+        records?: { memo?: string }[];
+      };
       const delivery: MarkerDelivery = {
         alertId: row.id,
         status: row.status,
@@ -50,12 +58,14 @@ export function markerDeliveries(
         doneAt: row.done_at ?? undefined,
         lastError: row.last_error ?? undefined,
       };
-      for (const memo of new Set((alert.records ?? []).map((r) => r.memo ?? ''))) {
-        if (!/^chaos-\d+$/.test(memo)) continue;
-        byMarker.set(memo, [...(byMarker.get(memo) ?? []), delivery]);
-      }
+      // The alert of a marker is the one its record triggered; a window's other records are context.
+      const memo = (alert.trigger ?? alert.records?.[0])?.memo ?? '';
+      if (/^chaos-\d+$/.test(memo)) byMarker.set(memo, [...(byMarker.get(memo) ?? []), delivery]);
+      const others = (alert.records ?? []).map((r) => r.memo ?? '').filter((m) => m !== memo);
+      if (others.some((m) => /^chaos-\d+$/.test(m)))
+        named.push(`${row.id} (${memo}) also carries ${others.join(' ')}`);
     }
-    return byMarker;
+    return { byMarker, named };
   } finally {
     db.close();
   }
