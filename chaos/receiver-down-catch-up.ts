@@ -13,13 +13,13 @@ export interface CatchUp {
 export interface Carried {
   /** Alerts the messages carried: listed ones plus those counted in "and K more". */
   readonly total: number;
-  /** Markers listed in more than one message: `chaos-<n>: listed k times`. */
-  readonly doubled: string[];
+  /** Marker → alerts of it listed, over all messages (a marker touching two watched accounts has two alerts). */
+  readonly listings: Map<string, number>;
 }
 
-/** Markers listed in one Slack message: each listed alert shows its record's memo (`*Memo:* chaos-<n>`). */
-function listedMarkers(body: string): Set<string> {
-  return new Set([...body.matchAll(/\*Memo:\* (chaos-\d+)(?!\d)/g)].map((m) => m[1] ?? ''));
+/** Markers of the alerts listed in one Slack message: each listed alert shows its record's memo. */
+function listedMarkers(body: string): string[] {
+  return [...body.matchAll(/\*Memo:\* (chaos-\d+)(?!\d)/g)].map((m) => m[1] ?? '');
 }
 
 /** Alerts a digest did not list but counted: its own `_and K more_` section. */
@@ -34,15 +34,14 @@ function folded(body: string): number {
 }
 
 export function slackCarried(bodies: readonly string[]): Carried {
-  const seen = new Map<string, number>();
+  const listings = new Map<string, number>();
   let total = 0;
   for (const body of bodies) {
     const listed = listedMarkers(body);
-    for (const marker of listed) seen.set(marker, (seen.get(marker) ?? 0) + 1);
-    total += listed.size + folded(body);
+    for (const marker of listed) listings.set(marker, (listings.get(marker) ?? 0) + 1);
+    total += listed.length + folded(body);
   }
-  const doubled = [...seen].filter(([, n]) => n > 1).map(([m, n]) => `${m}: listed ${n} times`);
-  return { total, doubled };
+  return { total, listings };
 }
 
 /**

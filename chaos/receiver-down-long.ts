@@ -20,6 +20,9 @@ import { catchUpFigures, slackCarried, type CatchUp } from './receiver-down-catc
 const SUITE = '23 receiver down past its deadline';
 const RULE_ID = 'chaos-down';
 const MIN_INTERVAL_MS = 1_000;
+/** The rig's watched accounts: 0.0.1001 … (markers are paid by them in turn). */
+const WATCHED = 4;
+const ACCOUNTS = Array.from({ length: WATCHED }, (_, i) => `0.0.${1001 + i}`);
 /** A dead letter is recorded right after the refused answer that decided it. */
 const ATTEMPT_TOLERANCE_MS = 2_000;
 const RULE = `rules:
@@ -57,7 +60,7 @@ async function run(ctx: ChaosContext): Promise<Figure[]> {
   const markers = Math.round((plan.beforeMs + plan.downMs + plan.afterMs) / 1000);
   const rig = await startRig(ctx, {
     ledger: { seed: 'chaos-receiver-down', tps: 20, lagMs: 500 },
-    watched: 4,
+    watched: WATCHED,
     markers,
     compiled: true,
     slackDown: 'refusing',
@@ -132,7 +135,8 @@ async function outage(ctx: ChaosContext, rig: Rig, plan: Plan, markers: number):
 function figures(rig: Rig, plan: Plan, o: Observed): Figure[] {
   const sent = loggedAlertIds(o.stdout, 'notification sent');
   const deadLogged = loggedAlertIds(o.stdout, 'notification dead-lettered');
-  const outcome = outcomes(rig, o.deliveries, sent.ids);
+  const carried = slackCarried(rig.slack.accepted());
+  const outcome = outcomes(rig, o.deliveries, sent.ids, carried.listings);
   const dead = [...o.deliveries.values()].flat().filter((d) => d.status === 'dead');
   const deadIds = new Set(dead.map((d) => d.alertId));
   const logMismatch =
@@ -149,7 +153,6 @@ function figures(rig: Rig, plan: Plan, o: Observed): Figure[] {
     minIntervalMs: MIN_INTERVAL_MS,
     accepted: rig.slack.log.filter((e) => e.status === 200 && e.at >= o.upAt).map((e) => e.at),
   };
-  const carried = slackCarried(rig.slack.accepted());
   // The sink records each request in its log and its list in the same order: the bodies accepted after the return.
   const after = rig.slack.sink.requests.filter(
     (r, i) => r.answer.status === 200 && !r.answer.reset && (rig.slack.log[i]?.at ?? 0) >= o.upAt,
@@ -161,19 +164,27 @@ function figures(rig: Rig, plan: Plan, o: Observed): Figure[] {
       `${plan.deadlineMs / 1000} s / ${plan.downMs / 1000} s`,
     ),
     figure(SUITE, 'markers injected (one a second)', rig.injected.size),
-    checked(SUITE, 'markers dead-lettered (the fault bit)', outcome.dead.length, '>=', 1),
-    checked(SUITE, 'markers delivered', outcome.delivered.length, '>=', 1),
+    figure(SUITE, 'expected alerts (one per marker and watched account it touches)', outcome.expected, {
+      note: `${outcome.multi} markers touch two watched accounts (token legs the simulator adds)`,
+    }),
+    checked(SUITE, 'alerts dead-lettered (the fault bit)', outcome.dead.length, '>=', 1),
+    checked(SUITE, 'alerts delivered', outcome.delivered.length, '>=', 1),
     checked(SUITE, 'lost (neither delivered nor dead-lettered)', outcome.lost.length, '==', 0, {
       ...(outcome.lost.length ? { note: outcome.lost.slice(0, 5).join(' ') } : {}),
     }),
     checked(
       SUITE,
       'doubled (two alerts, two sends, sent and dead, listed twice)',
-      outcome.doubled.length + carried.doubled.length,
+      outcome.doubled.length,
       '==',
       0,
-      doubledNote([...outcome.doubled, ...carried.doubled]),
+      {
+        ...(outcome.doubled.length ? { note: outcome.doubled.slice(0, 4).join('; ') } : {}),
+      },
     ),
+    checked(SUITE, 'alerts on an account the marker does not touch', outcome.stray.length, '==', 0, {
+      ...(outcome.stray.length ? { note: outcome.stray.slice(0, 5).join(' ') } : {}),
+    }),
     checked(
       SUITE,
       'alerts carried by accepted Slack messages (listed + "and K more") ≠ sent',
@@ -212,31 +223,79 @@ function figures(rig: Rig, plan: Plan, o: Observed): Figure[] {
 }
 
 interface Outcomes {
+  /** Expected alerts: each marker once per watched account its transaction touches (ground truth). */
+  readonly expected: number;
+  /** Markers whose transaction touches two or more watched accounts (the simulator adds token legs). */
+  readonly multi: number;
   readonly delivered: string[];
   readonly dead: string[];
+  /** Expected alerts neither delivered nor dead-lettered: `chaos-<n>@<account>`. */
   readonly lost: string[];
-  /** One line per doubling: a marker with two alerts, an alert sent twice, an alert both sent and dead. */
+  /** One line per doubling: two alerts of one marker and account, a send twice, sent and dead, listed twice. */
   readonly doubled: string[];
+  /** Alerts on an account the marker's transaction does not touch. */
+  readonly stray: string[];
 }
 
-function outcomes(rig: Rig, deliveries: Map<string, MarkerDelivery[]>, sentIds: readonly string[]): Outcomes {
+/** Marker → the watched accounts its transaction touches (payer, HBAR or token transfer), from the ground truth. */
+function touchedAccounts(rig: Rig, watched: ReadonlySet<string>): Map<string, string[]> {
+  rig.ledger.ledger.advance();
+  const touched = new Map<string, string[]>();
+  for (const r of rig.ledger.ledger.truth.transactions()) {
+    if (!r.tag?.startsWith('chaos-')) continue;
+    const nums = [
+      r.tx.payer,
+      ...r.tx.transfers.map((t) => t.account),
+      ...r.tx.tokenTransfers.map((t) => t.account),
+    ];
+    touched.set(
+      r.tag,
+      [...new Set(nums.map((n) => `0.0.${n}`))].filter((a) => watched.has(a)),
+    );
+  }
+  return touched;
+}
+
+function outcomes(
+  rig: Rig,
+  deliveries: Map<string, MarkerDelivery[]>,
+  sentIds: readonly string[],
+  listings: Map<string, number>,
+): Outcomes {
   const sentCount = new Map<string, number>();
   for (const id of sentIds) sentCount.set(id, (sentCount.get(id) ?? 0) + 1);
-  const result: Outcomes = { delivered: [], dead: [], lost: [], doubled: [] };
+  const touched = touchedAccounts(rig, new Set(ACCOUNTS));
+  const result = { delivered: [], dead: [], lost: [], doubled: [], stray: [] } as Omit<
+    Outcomes,
+    'expected' | 'multi'
+  >;
+  let expected = 0;
+  let multi = 0;
   for (const marker of rig.injected) {
     const rows = deliveries.get(marker) ?? [];
-    if (rows.length > 1) result.doubled.push(`${marker}: ${rows.length} alerts`);
-    const wasSent = rows.some((r) => r.status === 'sent' && sentCount.has(r.alertId));
-    const wasDead = rows.some((r) => r.status === 'dead');
-    for (const r of rows)
-      if ((sentCount.get(r.alertId) ?? 0) > 1)
-        result.doubled.push(`${marker}: sent ${sentCount.get(r.alertId)} times`);
-    if (wasSent && wasDead) result.doubled.push(`${marker}: sent and dead`);
-    if (wasSent) result.delivered.push(marker);
-    else if (wasDead) result.dead.push(marker);
-    else result.lost.push(marker);
+    const accounts = touched.get(marker) ?? [];
+    if (accounts.length > 1) multi += 1;
+    expected += Math.max(1, accounts.length);
+    for (const r of rows) if (!accounts.includes(r.account)) result.stray.push(`${marker}@${r.account}`);
+    for (const account of accounts.length ? accounts : ['(not in the ground truth)']) {
+      const mine = rows.filter((r) => r.account === account);
+      const key = `${marker}@${account}`;
+      if (mine.length > 1) result.doubled.push(`${key}: ${mine.length} alerts`);
+      for (const r of mine)
+        if ((sentCount.get(r.alertId) ?? 0) > 1)
+          result.doubled.push(`${key}: sent ${sentCount.get(r.alertId)} times`);
+      const wasSent = mine.some((r) => r.status === 'sent' && sentCount.has(r.alertId));
+      const wasDead = mine.some((r) => r.status === 'dead');
+      if (wasSent && wasDead) result.doubled.push(`${key}: sent and dead`);
+      if (wasSent) result.delivered.push(key);
+      else if (wasDead) result.dead.push(key);
+      else result.lost.push(key);
+    }
+    const sentAlerts = rows.filter((r) => r.status === 'sent').length;
+    const listed = listings.get(marker) ?? 0;
+    if (listed > sentAlerts) result.doubled.push(`${marker}: listed ${listed} times for ${sentAlerts} sent`);
   }
-  return result;
+  return { ...result, expected, multi };
 }
 
 /**
@@ -261,10 +320,6 @@ function depthFigures(rig: Rig, plan: Plan, o: Observed): Figure[] {
     }),
     checked(SUITE, 'outbox depth at the end', metricSum(o.metrics, 'ledger_sentinel_outbox_depth'), '==', 0),
   ];
-}
-
-function doubledNote(lines: readonly string[]): { note?: string } {
-  return lines.length ? { note: lines.slice(0, 4).join('; ') } : {};
 }
 
 export const receiverDownLong: Scenario = { n: 23, name: 'a receiver down past its deadline', run };

@@ -7,6 +7,8 @@ import Database from 'better-sqlite3';
 
 export interface MarkerDelivery {
   readonly alertId: string;
+  /** The watched account the alert is about (the rule groups by account). */
+  readonly account: string;
   /** pending, sent, dead or silenced. */
   readonly status: string;
   readonly attempts: number;
@@ -47,11 +49,13 @@ export function markerDeliveries(
     const named: string[] = [];
     for (const row of rows) {
       const alert = JSON.parse(row.alert_json) as {
+        account?: { id?: string };
         trigger?: { memo?: string };
         records?: { memo?: string }[];
       };
       const delivery: MarkerDelivery = {
         alertId: row.id,
+        account: alert.account?.id ?? '',
         status: row.status,
         attempts: row.attempts,
         createdAt: row.created_at,
