@@ -314,7 +314,7 @@ function depthFigures(rig: Rig, plan: Plan, o: Observed): Figure[] {
   const peak = maxOf(whileDown.map(([, d]) => d));
   const injectedDown = enqueued.filter((at) => at >= o.downAt && at <= o.upAt).length;
   return [
-    figure(SUITE, 'outbox depth, peak while down / markers enqueued while down', `${peak} / ${injectedDown}`),
+    figure(SUITE, 'outbox depth, peak while down / alerts enqueued while down', `${peak} / ${injectedDown}`),
     checked(SUITE, 'outbox depth at the return', o.depthAtReturn, '<=', bound, {
       note: `bound: enqueued in the last ${round(window / 1000, 1)} s (deadline + longest retry delay)`,
     }),
