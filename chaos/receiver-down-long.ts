@@ -16,6 +16,7 @@ import { startRig, type Rig } from './lib/rig.js';
 import type { ChaosContext, Scenario } from './lib/scenario.js';
 import { sleep } from './lib/seeded.js';
 import { catchUpFigures, slackCarried, type CatchUp } from './receiver-down-catch-up.js';
+import { outcomes } from './receiver-down-outcomes.js';
 
 const SUITE = '23 receiver down past its deadline';
 const RULE_ID = 'chaos-down';
@@ -136,7 +137,7 @@ function figures(rig: Rig, plan: Plan, o: Observed): Figure[] {
   const sent = loggedAlertIds(o.stdout, 'notification sent');
   const deadLogged = loggedAlertIds(o.stdout, 'notification dead-lettered');
   const carried = slackCarried(rig.slack.accepted());
-  const outcome = outcomes(rig, o.deliveries, sent.ids, carried.listings);
+  const outcome = outcomes(rig, ACCOUNTS, o.deliveries, sent.ids, carried.listings);
   const dead = [...o.deliveries.values()].flat().filter((d) => d.status === 'dead');
   const deadIds = new Set(dead.map((d) => d.alertId));
   const logMismatch =
@@ -220,82 +221,6 @@ function figures(rig: Rig, plan: Plan, o: Observed): Figure[] {
     ...catchUpFigures(SUITE, catchUp, slackCarried(after.map((r) => r.body)).total),
     ...depthFigures(rig, plan, o),
   ];
-}
-
-interface Outcomes {
-  /** Expected alerts: each marker once per watched account its transaction touches (ground truth). */
-  readonly expected: number;
-  /** Markers whose transaction touches two or more watched accounts (the simulator adds token legs). */
-  readonly multi: number;
-  readonly delivered: string[];
-  readonly dead: string[];
-  /** Expected alerts neither delivered nor dead-lettered: `chaos-<n>@<account>`. */
-  readonly lost: string[];
-  /** One line per doubling: two alerts of one marker and account, a send twice, sent and dead, listed twice. */
-  readonly doubled: string[];
-  /** Alerts on an account the marker's transaction does not touch. */
-  readonly stray: string[];
-}
-
-/** Marker → the watched accounts its transaction touches (payer, HBAR or token transfer), from the ground truth. */
-function touchedAccounts(rig: Rig, watched: ReadonlySet<string>): Map<string, string[]> {
-  rig.ledger.ledger.advance();
-  const touched = new Map<string, string[]>();
-  for (const r of rig.ledger.ledger.truth.transactions()) {
-    if (!r.tag?.startsWith('chaos-')) continue;
-    const nums = [
-      r.tx.payer,
-      ...r.tx.transfers.map((t) => t.account),
-      ...r.tx.tokenTransfers.map((t) => t.account),
-    ];
-    touched.set(
-      r.tag,
-      [...new Set(nums.map((n) => `0.0.${n}`))].filter((a) => watched.has(a)),
-    );
-  }
-  return touched;
-}
-
-function outcomes(
-  rig: Rig,
-  deliveries: Map<string, MarkerDelivery[]>,
-  sentIds: readonly string[],
-  listings: Map<string, number>,
-): Outcomes {
-  const sentCount = new Map<string, number>();
-  for (const id of sentIds) sentCount.set(id, (sentCount.get(id) ?? 0) + 1);
-  const touched = touchedAccounts(rig, new Set(ACCOUNTS));
-  const result = { delivered: [], dead: [], lost: [], doubled: [], stray: [] } as Omit<
-    Outcomes,
-    'expected' | 'multi'
-  >;
-  let expected = 0;
-  let multi = 0;
-  for (const marker of rig.injected) {
-    const rows = deliveries.get(marker) ?? [];
-    const accounts = touched.get(marker) ?? [];
-    if (accounts.length > 1) multi += 1;
-    expected += Math.max(1, accounts.length);
-    for (const r of rows) if (!accounts.includes(r.account)) result.stray.push(`${marker}@${r.account}`);
-    for (const account of accounts.length ? accounts : ['(not in the ground truth)']) {
-      const mine = rows.filter((r) => r.account === account);
-      const key = `${marker}@${account}`;
-      if (mine.length > 1) result.doubled.push(`${key}: ${mine.length} alerts`);
-      for (const r of mine)
-        if ((sentCount.get(r.alertId) ?? 0) > 1)
-          result.doubled.push(`${key}: sent ${sentCount.get(r.alertId)} times`);
-      const wasSent = mine.some((r) => r.status === 'sent' && sentCount.has(r.alertId));
-      const wasDead = mine.some((r) => r.status === 'dead');
-      if (wasSent && wasDead) result.doubled.push(`${key}: sent and dead`);
-      if (wasSent) result.delivered.push(key);
-      else if (wasDead) result.dead.push(key);
-      else result.lost.push(key);
-    }
-    const sentAlerts = rows.filter((r) => r.status === 'sent').length;
-    const listed = listings.get(marker) ?? 0;
-    if (listed > sentAlerts) result.doubled.push(`${marker}: listed ${listed} times for ${sentAlerts} sent`);
-  }
-  return { ...result, expected, multi };
 }
 
 /**
