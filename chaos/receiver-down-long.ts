@@ -1,9 +1,9 @@
 // Scenario 23: a receiver down past its deadline (issue #26), the hour compressed through the notifier's
 // `deadline` (full: 20 s, Slack down 120 s; --quick: 8 s, down 30 s). The compiled daemon, one rule for every
 // marker (so the catch-up can fold them into digests), Slack with its real `min_interval: 1s`; the sink answers
-// 503 and resets connections alternately while markers keep coming one a second, then is back. Every marker must
-// end either delivered exactly once or dead-lettered (logged with its id, counted per alert, kept as `dead` in the
-// outbox); dead letters only for alerts older than the deadline at a refused attempt; the catch-up no faster than
+// 503 and resets connections alternately while markers keep coming one a second, then is back. Every expected
+// alert (one per marker and watched account it touches) must end either delivered exactly once or dead-lettered
+// (logged with its id, counted per alert, kept as `dead` in the outbox); dead letters only for alerts older than the deadline at a refused attempt; the catch-up no faster than
 // one request per `min_interval`; the outbox bounded by the deadline while down and empty at the end.
 import { copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
