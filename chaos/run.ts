@@ -30,6 +30,7 @@ import { namesAndViews } from './names-and-views.js';
 import { exitBound } from './exit-bound.js';
 import { pgFailoverBehind } from './pg-failover-behind.js';
 import { pgDiskFull } from './pg-disk-full.js';
+import { receiverDownLong } from './receiver-down-long.js';
 
 const SCENARIOS: readonly Scenario[] = [
   kill9,
@@ -54,6 +55,7 @@ const SCENARIOS: readonly Scenario[] = [
   exitBound,
   pgFailoverBehind,
   pgDiskFull,
+  receiverDownLong,
 ];
 
 const { values } = parseArgs({

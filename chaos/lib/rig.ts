@@ -15,9 +15,11 @@ import {
   type SentinelConfigOptions,
   type SentinelDir,
 } from '../../bench/lib/sentinel-config.js';
-import { startChaosSlack, type ChaosSlack } from './slack.js';
+import { startChaosSlack, type ChaosSlack, type SlackDownMode } from './slack.js';
 import { expectedMarkers, injectMarker, markerRules, receivedMarkers, tally, type Tally } from './markers.js';
 import type { ChaosContext } from './scenario.js';
+
+const SLACK_KEYS = 'group_wait: 0s, group_max_listed: 40, min_interval: 10ms';
 
 export interface RigOptions {
   readonly ledger: LivingLedgerServerOptions;
@@ -27,6 +29,10 @@ export interface RigOptions {
   readonly watched: number;
   /** Config overrides; notifiers default to one Slack notifier `ops-slack`. */
   readonly config?: Partial<SentinelConfigOptions>;
+  /** The keys of the `ops-slack` notifier besides kind and URL (default: group_wait 0s, 40 listed, 10ms apart). */
+  readonly slackKeys?: string;
+  /** What the Slack sink answers while down (default 'throttled': 503 and 429 with Retry-After). */
+  readonly slackDown?: SlackDownMode;
   /** Notifier names for the marker rule (default ops-slack). */
   readonly ruleNotifiers?: readonly string[];
   readonly env?: Record<string, string>;
@@ -52,7 +58,7 @@ export interface Rig {
 
 export async function startRig(ctx: ChaosContext, options: RigOptions): Promise<Rig> {
   const ledger = await startLivingLedger({ autoAdvanceMs: 200, ...options.ledger });
-  const slack = await startChaosSlack();
+  const slack = await startChaosSlack({ down: options.slackDown ?? 'throttled' });
   ctx.session.secrets.set('slack webhook token', slack.token);
   const dir = sentinelDir();
   const accounts = Array.from({ length: options.watched }, (_, i) => `0.0.${1001 + i}`);
@@ -61,7 +67,7 @@ export async function startRig(ctx: ChaosContext, options: RigOptions): Promise<
   dir.writeConfig({
     ledgerUrl: ledger.url,
     accounts,
-    notifiers: `  ops-slack: { kind: slack, webhook_url: ${slack.webhookUrl}, group_wait: 0s, group_max_listed: 40, min_interval: 10ms }`,
+    notifiers: `  ops-slack: { kind: slack, webhook_url: ${slack.webhookUrl}, ${options.slackKeys ?? SLACK_KEYS} }`,
     ...options.config,
   });
   dir.writeRule('marker.yaml', markerRules(options.markers, options.ruleNotifiers ?? ['ops-slack']));
