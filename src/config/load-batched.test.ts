@@ -40,6 +40,28 @@ describe('loading a long list a batch at a time', () => {
     expect(batched?.value.accounts[1233]).toEqual({ id: '0.0.1233', labels: { team: 't0', env: 'prod' } });
   });
 
+  it('reads every scalar form as the whole-file load does', () => {
+    const items = [
+      `  - id: "0.0.1"\n    labels: { a: "tab\\there \\u00e9", 'b c': 'it''s', d: "x #not a comment" } # one`,
+      `  - id: '0.0.2'\n    labels:\n      folded: >-\n        two\n        lines\n      literal: |\n        kept\n`,
+      `  - id: &i "0.0.3"\n    labels: { same: *i, plain: multi\n        line plain, yes: no, num: "12" }`,
+      `  - id: 0.0.4\n    labels: { t: !!str 12, e: "", h: "0x1F" }`,
+    ];
+    const text = `accounts:\n${items.join('\n')}\n`;
+    const batched = lean(text);
+    expect(batched?.ok).toBe(true);
+    expect(batched).toEqual(whole(text));
+  });
+
+  it('leaves to yaml the numbers js-yaml reads differently', () => {
+    const Numbers = z.strictObject({ accounts: z.array(z.record(z.string(), z.unknown())) });
+    for (const value of ['0b11', '+0x1F', '-0x1F', '+.5', '-.5e-2', '1_000']) {
+      const text = `accounts:\n  - v: ${value}\n`;
+      const batched = loadBatched({ ...options(text), schema: Numbers }, 'accounts');
+      expect(batched, value).toEqual(loadYaml({ ...options(text), schema: Numbers }));
+    }
+  });
+
   it('reads a list written at column 0 and expands ${VAR} in its items', () => {
     const text = `accounts:\n${accounts(3, '')}\n- id: "\${ID}"\nother: 1\n`;
     const batched = lean(text, { ID: '0.0.99' });
