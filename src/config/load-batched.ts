@@ -29,10 +29,11 @@ export function loadBatched<S extends z.ZodType>(
   const rest = restData(split.rest, key, options);
   if (!rest) return undefined;
   const items: unknown[] = [];
+  const pool = new Map<string, string>();
   for (const batch of split.batches) {
     const values = batchValues(batch, options);
     if (!values) return undefined;
-    for (const value of values) items.push(value);
+    for (const value of values) items.push(compact(value, pool));
   }
   if (items.length !== split.items) return undefined;
   rest.data[key] = items;
@@ -109,6 +110,32 @@ function plainValues(text: string): unknown[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Repeated short strings (label values: `prod`, `payments`) are kept once across the whole list. */
+const POOLED = 16;
+
+/**
+ * The value with its strings made independent of the batch's text: a string a parser cuts from its input (V8
+ * keeps a slice of 13 characters or more as a view of it) would keep every batch's text alive, about 115 bytes
+ * per account. Short strings come from `pool`, so a label value written 100,000 times is held once.
+ */
+function compact(value: unknown, pool: Map<string, string>): unknown {
+  if (typeof value === 'string') {
+    if (value.length > POOLED) return copy(value);
+    let kept = pool.get(value);
+    if (kept === undefined) pool.set(value, (kept = copy(value)));
+    return kept;
+  }
+  if (Array.isArray(value)) return value.map((item) => compact(item, pool));
+  if (value === null || typeof value !== 'object') return value;
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(object)) object[key] = compact(object[key], pool);
+  return object;
+}
+
+function copy(text: string): string {
+  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 
 function single<S extends z.ZodType>(text: string, options: LoadYamlOptions<S>): Document | undefined {
