@@ -53,12 +53,24 @@ describe('loading a long list a batch at a time', () => {
     expect(batched).toEqual(whole(text));
   });
 
-  it('leaves to yaml the numbers js-yaml reads differently', () => {
+  it('leaves to yaml the scalars js-yaml reads differently', () => {
     const Numbers = z.strictObject({ accounts: z.array(z.record(z.string(), z.unknown())) });
-    for (const value of ['0b11', '+0x1F', '-0x1F', '+.5', '-.5e-2', '1_000', '1e400', '-2E+309']) {
+    for (const value of [
+      '0b11',
+      '+0x1F',
+      '-0x1F',
+      '+.5',
+      '-.5e-2',
+      '1_000',
+      '1e400',
+      '-2E+309',
+      '!',
+      '!!str e:',
+    ]) {
       const text = `accounts:\n  - v: ${value}\n`;
+      const expected = loadYaml({ ...options(text), schema: Numbers });
       const batched = loadBatched({ ...options(text), schema: Numbers }, 'accounts');
-      expect(batched, value).toEqual(loadYaml({ ...options(text), schema: Numbers }));
+      expect(batched, value).toEqual(expected.ok ? expected : undefined);
     }
   });
 

@@ -94,8 +94,10 @@ function batchValues<S extends z.ZodType>(text: string, options: LoadYamlOptions
 
 // What js-yaml and yaml read differently, or what needs yaml's model (`${VAR}` knows quoted from plain, `*_file`
 // twins and `__proto__` are handled on it): `0b11`, `+0x1F` (numbers to js-yaml, text to yaml's core schema),
-// `+.5` and `1e400` (the other way round), `_` in numbers, complex `?` keys, merge keys.
-const MODEL_ONLY = /\$\{|_file|__proto__|<<|\d_|_\d|\b0b|[-+]0x|[-+]\.\d|\d[eE][-+]?\d{3}|^[ -]*\?(?: |$)/im;
+// `+.5` and `1e400` (the other way round), `_` in numbers, tags (`!` alone is null to js-yaml, "" to yaml),
+// complex `?` keys, merge keys.
+const MODEL_ONLY =
+  /\$\{|_file|__proto__|<<|\d_|_\d|\b0b|[-+]0x|[-+]\.\d|\d[eE][-+]?\d{3}|(?:^|[\s[{,])!|^[ -]*\?(?: |$)/im;
 
 /**
  * The items as js-yaml reads them with the YAML 1.2 core schema (the schema yaml uses): about ten times faster
