@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark of issue #8 in one run, a table on stdout and bench/results.json with the
 // machine, its load average and the date. Never part of `npm test`.
 //
-//   node --expose-gc --conditions=source --import tsx bench/run.ts [--quick] [--only pipeline,requests,memory,startup,latency,status,peak,backends]
+//   node --expose-gc --conditions=source --import tsx bench/run.ts [--quick] [--only pipeline,requests,memory,startup,latency,status,peak,backends,config]
 //
 // Each ratio is measured side by side inside its own benchmark. Figures from a shared, loaded machine are noisy:
 // the load average before and after the run is recorded with them.
@@ -20,6 +20,7 @@ import { latencyBench } from './latency.bench.js';
 import { statusPageBench } from './status-page.bench.js';
 import { peakBench } from './peak.bench.js';
 import { backendsBench } from './backends.bench.js';
+import { configMemoryBench } from './config-memory.bench.js';
 
 interface Results {
   /** The machine of the latest run. */
@@ -49,6 +50,7 @@ const BENCHES: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   status: statusPageBench,
   peak: peakBench,
   backends: backendsBench,
+  config: configMemoryBench,
 };
 
 const { values } = parseArgs({

@@ -49,6 +49,12 @@ export const TARGETS = {
   peakCoresPer10k: target(6, '<=', 1, '≤ 1 core per 10,000 TPS'),
   peakRssMiB: target(6, '<=', 244.1, 'RSS ≤ 256 MB (244.1 MiB)'),
   peakKnee: target(6, '>=', 10_000, 'knee ≥ 10,000'),
+  // Issue #31: 100,000 watched accounts start in ≤ 10 s under the chart's heap settings, RSS ≤ 256 MB, and
+  // config + rule loading grows by ≤ 1 KiB per account.
+  configBytesPerAccount: target(9, '<=', 1024, 'retained heap ≤ 1 KiB per account'),
+  configCheckExit: target(9, '==', 0, '`check --offline` exits 0 under the chart heap'),
+  configRunReadyS: target(9, '<=', 10, '`run` ready ≤ 10 s'),
+  configRunRssMiB: target(9, '<=', 244.1, 'RSS ≤ 256 MB (244.1 MiB)'),
   statusMedianMs: target(8, '<=', 50, 'model + HTML median ≤ 50 ms'),
   statusP99Ms: target(8, '<=', 100, 'p99 ≤ 100 ms'),
 } as const satisfies Record<string, Target>;

@@ -21,7 +21,9 @@ export function loadConfigFile(path: string, options: LoadConfigOptions): LoadRe
   } catch (error) {
     return { ok: false, issues: [unreadable(path, error)] };
   }
-  return loadYaml({ file: path, text, schema: Config, env: options.env, readFile, offline: options.offline });
+  const { env, offline } = options;
+  // `accounts` may hold 100,000 entries: loaded in batches, not as one document model (config/load-batched.ts).
+  return loadYaml({ file: path, text, schema: Config, env, readFile, offline, longList: 'accounts' });
 }
 
 function unreadable(file: string, error: unknown): ConfigIssue {

@@ -48,10 +48,12 @@ export function loadDocument<S extends z.ZodType>(
 }
 
 // `<name>_file` is a twin unless the schema there knows `<name>_file` itself, or knows no `<name>` at all.
-function twinTest(schema: z.ZodType, doc: Document | undefined) {
-  const data = toData(doc);
+export function twinTest(schema: z.ZodType, doc: Document | undefined) {
+  // Built on the first `*_file` key only: a copy of the whole document for every load cost as much as the model.
+  let data: { value: unknown } | undefined;
   return (path: readonly PathKey[], name: string): boolean => {
-    const objects = objectSchemasAt(schema, path, data);
+    data ??= { value: toData(doc) };
+    const objects = objectSchemasAt(schema, path, data.value);
     if (!objects) return true;
     const shapes = objects.map((object) => defOf(object).shape ?? {});
     return (
@@ -72,7 +74,7 @@ const PROTO =
  * Paths of every `__proto__` key. yaml keeps it as an own key, but zod and any plain-object copy drop it (or set
  * the prototype with it), so it is refused here, where it can still be seen, for every config and rule file.
  */
-function protoKeys(value: unknown, path: PathKey[], seen = new Set<object>()): PathKey[][] {
+export function protoKeys(value: unknown, path: PathKey[], seen = new Set<object>()): PathKey[][] {
   // An alias yields the same object again: each is walked once, so aliases cannot multiply the work.
   if (value === null || typeof value !== 'object' || seen.has(value)) return [];
   seen.add(value);
@@ -85,7 +87,7 @@ function protoKeys(value: unknown, path: PathKey[], seen = new Set<object>()): P
 }
 
 // yaml refuses "billion laughs" alias expansion; that is the only way toJS throws on a parsed document.
-function toData(doc: Document | undefined): unknown {
+export function toData(doc: Document | undefined): unknown {
   try {
     return doc ? doc.toJS({ maxAliasCount: 1000 }) : null;
   } catch {

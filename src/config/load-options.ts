@@ -18,4 +18,10 @@ export interface LoadYamlOptions<S extends z.ZodType> {
   readonly offline?: boolean;
   /** Where relative `*_file` paths start; defaults to the folder of `file`. */
   readonly baseDir?: string;
+  /**
+   * A top-level key whose block sequence may be long (the config's `accounts`): a valid file is loaded a batch
+   * of items at a time, without the whole document model (load-batched.ts); a file with any problem is loaded
+   * whole, so its problems are placed as always.
+   */
+  readonly longList?: string;
 }

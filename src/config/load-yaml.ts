@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { LoadResult, LoadYamlOptions } from './load-options.js';
+import { loadBatched } from './load-batched.js';
 import { loadDocument } from './load-document.js';
 import { parseYaml } from './parse-yaml.js';
 
@@ -10,6 +11,8 @@ export type { LoadResult, LoadYamlOptions } from './load-options.js';
  * at once, sorted by position; syntax errors stop before validation (the recovered data is unreliable).
  */
 export function loadYaml<S extends z.ZodType>(options: LoadYamlOptions<S>): LoadResult<z.output<S>> {
+  const lean = options.longList === undefined ? undefined : loadBatched(options, options.longList);
+  if (lean) return lean;
   const parsed = parseYaml(options.file, options.text);
   if (parsed.issues.length) return { ok: false, issues: parsed.issues };
   const [first, second] = parsed.documents;

@@ -37,12 +37,31 @@ export function crossFileIssues(refs: readonly RuleRefs[], ctx: CrossFileContext
     const { line, col } = parsed?.lines.linePos(offset) ?? { line: 0, col: 0 };
     return { file: r.file, line, col, path: path.join('.'), message };
   };
+  // Built once, not per rule: 100 rules × 100,000 accounts rebuilt these sets 100 times (most of a load's time).
+  const watched = watchIndex(ctx.accounts);
   return [
     ...duplicateIds(refs, at),
     ...refs.flatMap((r) => unknownNotifiers(r, ctx.knownNotifiers, at)),
-    ...refs.flatMap((r) => unknownAccounts(r, ctx.accounts, at)),
-    ...refs.flatMap((r) => unknownGroupLabels(r, ctx.accounts, at)),
+    ...refs.flatMap((r) => unknownAccounts(r, watched, at)),
+    ...refs.flatMap((r) => unknownGroupLabels(r, watched, at)),
   ];
+}
+
+interface WatchIndex {
+  readonly ids: ReadonlySet<string>;
+  readonly names: ReadonlySet<string>;
+  /** Every label name of any account, sorted. */
+  readonly labels: readonly string[];
+}
+
+function watchIndex(accounts: readonly WatchedAccount[]): WatchIndex {
+  const labels = new Set<string>();
+  for (const account of accounts) for (const name of Object.keys(account.labels)) labels.add(name);
+  return {
+    ids: new Set(accounts.map((a) => a.id)),
+    names: new Set(accounts.map((a) => a.name)),
+    labels: [...labels].sort(),
+  };
 }
 
 function duplicateIds(refs: readonly RuleRefs[], at: At): ConfigIssue[] {
@@ -76,9 +95,8 @@ function unknownNotifiers(r: RuleRefs, known: readonly string[] | 'any', at: At)
   });
 }
 
-function unknownAccounts(r: RuleRefs, accounts: readonly WatchedAccount[], at: At): ConfigIssue[] {
-  const ids = new Set(accounts.map((a) => a.id));
-  const names = accounts.map((a) => a.name);
+function unknownAccounts(r: RuleRefs, watched: WatchIndex, at: At): ConfigIssue[] {
+  const { ids } = watched;
   const byId = r.accountIds.flatMap((id, i) =>
     id === undefined || ids.has(id)
       ? []
@@ -91,8 +109,8 @@ function unknownAccounts(r: RuleRefs, accounts: readonly WatchedAccount[], at: A
         ],
   );
   const byName = r.accountNames.flatMap((name, i) => {
-    if (name === undefined || names.includes(name)) return [];
-    const guess = didYouMean(name, names);
+    if (name === undefined || watched.names.has(name)) return [];
+    const guess = didYouMean(name, [...watched.names]);
     const fix = guess ? `did you mean "${guess}"?` : 'check the names under accounts: in the config file';
     return [at(r, ['accounts', 'names', i], `no watched account is named "${name}"; ${fix}`)];
   });
@@ -100,8 +118,8 @@ function unknownAccounts(r: RuleRefs, accounts: readonly WatchedAccount[], at: A
 }
 
 /** `group_by: [labels.x]` where no watched account has the label x: every alert would group under "". */
-function unknownGroupLabels(r: RuleRefs, accounts: readonly WatchedAccount[], at: At): ConfigIssue[] {
-  const names = [...new Set(accounts.flatMap((a) => Object.keys(a.labels)))].sort();
+function unknownGroupLabels(r: RuleRefs, watched: WatchIndex, at: At): ConfigIssue[] {
+  const names = watched.labels;
   return r.groupBy.flatMap((key, i) => {
     const name = key?.startsWith('labels.') ? key.slice('labels.'.length) : undefined;
     if (name === undefined || names.includes(name)) return [];
