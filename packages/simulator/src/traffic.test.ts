@@ -173,10 +173,12 @@ describe('traffic', () => {
 
   it('never debits a quiet account in background traffic, and still credits it', () => {
     const traffic = createTraffic({ seed: 42, quietAccounts: [1003, 1004] });
-    const records = Array.from({ length: 4000 }, (_, i) => traffic.generate(BASE + BigInt(i) * 1_000_000n)).flat();
+    const records = Array.from({ length: 4000 }, (_, i) =>
+      traffic.generate(BASE + BigInt(i) * 1_000_000n),
+    ).flat();
 
     const legs = records.flatMap(
-      (r) => ((r.tx.json as { transfers?: { account: string; amount: number | bigint }[] }).transfers ?? []),
+      (r) => (r.tx.json as { transfers?: { account: string; amount: number | bigint }[] }).transfers ?? [],
     );
     const quiet = legs.filter((l) => l.account === '0.0.1003' || l.account === '0.0.1004');
     expect(quiet.filter((l) => BigInt(l.amount) < 0n)).toEqual([]);
