@@ -6,26 +6,9 @@ import { createLivingLedger } from './living-ledger.js';
 import { GENESIS_HBAR, GENESIS_TOKEN_SHARE } from './living-tokens.js';
 import type { GeneratedRecord } from './generated-record.js';
 import { createSimulatorServer } from './server.js';
+import type { ServedBody } from './routes/served-body.js';
 
-/** The members these tests read (responses are checked against the service's own cases elsewhere). */
-interface Body {
-  readonly [key: string]: unknown;
-  readonly balances: ReadonlyArray<{ readonly account: string }>;
-  readonly links: { readonly next: string };
-  readonly _status: {
-    readonly messages: ReadonlyArray<{ readonly message: string; readonly detail?: string }>;
-  };
-  readonly balance: unknown;
-  readonly timestamp: string | null;
-  readonly transactions: unknown;
-  readonly symbol: string;
-  readonly token_id: string;
-  readonly total_supply: string;
-  readonly initial_supply: string;
-  readonly treasury_account_id: string;
-  readonly decimals: string;
-  readonly supply_key: { readonly _type: string };
-}
+type Body = ServedBody;
 
 const T0 = 1_700_000_000_000;
 

@@ -4,26 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { parseSpecJson } from '../fixture-values.js';
 import { loadFixture } from '../fixtures.js';
 import { createSimulatorServer } from '../server.js';
+import type { ServedBody } from './served-body.js';
 
-/** The members these tests read (responses are checked against the service's own cases elsewhere). */
-interface Body {
-  readonly [key: string]: unknown;
-  readonly balances: ReadonlyArray<{ readonly account: string }>;
-  readonly links: { readonly next: string };
-  readonly _status: {
-    readonly messages: ReadonlyArray<{ readonly message: string; readonly detail?: string }>;
-  };
-  readonly balance: unknown;
-  readonly timestamp: string | null;
-  readonly transactions: unknown;
-  readonly symbol: string;
-  readonly token_id: string;
-  readonly total_supply: string;
-  readonly initial_supply: string;
-  readonly treasury_account_id: string;
-  readonly decimals: string;
-  readonly supply_key: { readonly _type: string };
-}
+type Body = ServedBody;
 
 const ALIAS = 'KGNABD5L3ZGSRVUCSPDR7TONZSRY3D5OMEBKQMVTD2AC6JL72HMQ';
 const SETUP = {
