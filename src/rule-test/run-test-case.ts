@@ -10,6 +10,7 @@ import { createOfflinePipeline, type OfflinePipeline } from '../pipeline/offline
 import type { TailRecord } from '../tail/streams/record-handler.js';
 import type { WatchedAccount } from '../accounts/watched-account.js';
 import { recordsOf, watchListOf, type WatchList } from '../pipeline/offline/records-of.js';
+import { createTokenFacts, type TokenFactsStore } from '../tokens/token-facts.js';
 import { buildReward, buildTrace, buildTransaction } from './build-records.js';
 import type { Input, TestCase, TestFile } from './schema.js';
 import { clockOf, type TestClock } from './test-clock.js';
@@ -17,7 +18,7 @@ import { resolveTime } from './test-time.js';
 import type { SentAlert, TestRun } from './types.js';
 
 export interface TestContext {
-  readonly spec: Pick<TestFile, 'start' | 'eval_interval'>;
+  readonly spec: Pick<TestFile, 'start' | 'eval_interval' | 'tokens'>;
   readonly ruleSet: RuleSet;
   readonly accounts: readonly WatchedAccount[];
 }
@@ -47,12 +48,29 @@ export async function runTestCase(test: TestCase, ctx: TestContext): Promise<Tes
           ? { status: statuses.get(address) as string }
           : { status: 'not checked', message: 'no verification service is configured' },
     }),
+    tokens: tokenFactsOf(ctx.spec.tokens),
   });
   try {
     return { clock, sent: await runMoments(pipeline, moments, clock) };
   } finally {
     pipeline.close();
   }
+}
+
+/** The test file's tokens answered as the query service would answer them; any other token is unknown (404). */
+function tokenFactsOf(tokens: TestFile['tokens']): TokenFactsStore {
+  const bodies = new Map(
+    tokens.map((t) => [
+      t.id,
+      {
+        token_id: t.id,
+        decimals: String(t.decimals),
+        ...(t.symbol === undefined ? {} : { symbol: t.symbol }),
+      },
+    ]),
+  );
+  const names = new Map(tokens.flatMap((t) => (t.name === undefined ? [] : [[t.id, t.name] as const])));
+  return createTokenFacts({ fetch: async (id) => bodies.get(id) ?? null, names });
 }
 
 async function runMoments(pipeline: OfflinePipeline, moments: readonly Moment[], clock: TestClock) {

@@ -104,6 +104,47 @@ describe('rule test runner', () => {
     ]);
   });
 
+  it('tokens: a declared token decides amounts in its units and shows them; an undeclared one never matches', async () => {
+    writeFileSync(
+      join(dir, 'usdc.yaml'),
+      `rules:
+  - id: usdc-out
+    summary: '{{account.name}}: {{token_amount_text}} of {{token_name}}'
+    when: { token_debit: { token_id: 0.0.456858, min: '10 USDC' } }
+`,
+    );
+    const file = (tokens: string) => `rule_files: [usdc.yaml]
+accounts:
+  - { id: 0.0.1234, name: treasury-hot }
+${tokens}start: 2026-01-01T00:00:00Z
+tests:
+  - name: units
+    input:
+      - { at: +1s, tx: { token_transfers: { 0.0.456858: { 0.0.1234: -9999999, 0.0.5555: +9999999 } } } }
+      - { at: +2s, tx: { token_transfers: { 0.0.456858: { 0.0.1234: -10000000, 0.0.5555: +10000000 } } } }
+    expect:
+      - { at: +2s, rule: usdc-out, account: treasury-hot, state: firing, summary: 'treasury-hot: -10 USDC of treasury-usdc' }
+`;
+    const run = async (name: string, tokens: string) => {
+      writeFileSync(join(dir, name), file(tokens));
+      const loaded = loadTestFile(name, { cwd: dir, env: {} });
+      if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
+      return (await runTestFile(loaded.loaded)).flatMap((r) => r.lines);
+    };
+
+    const declared = await run(
+      'declared.yaml',
+      'tokens:\n  - { id: 0.0.456858, decimals: 6, symbol: USDC, name: treasury-usdc }\n',
+    );
+    const undeclared = await run('undeclared.yaml', '');
+
+    expect(declared).toEqual(['ok   declared.yaml:8:11 units']);
+    expect(undeclared.slice(0, 2)).toEqual([
+      'FAIL undeclared.yaml:6:11 units',
+      '  undeclared.yaml:11:9 expected alert did not fire:',
+    ]);
+  });
+
   it('absence: without eval_until the clock stops at the last input, and nothing is overdue yet', async () => {
     const out = await lines(
       'absence.yaml',

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { TRANSACTION_ID_PATTERN } from '@ledger-sentinel/ledger-model/schema';
 import { AccountId, HbarAmount } from '../rules/facts/values.js';
 import { AccountEntry } from '../accounts/accounts-config.js';
+import { TokenId } from '../tokens/tokens-config.js';
 import {
   ResultName,
   SignedHbar,
@@ -167,11 +168,27 @@ export const TestCase = z
   .strict();
 export type TestCase = z.output<typeof TestCase>;
 
+/**
+ * A token's facts as the query service would give them in the daemon: amounts shown in its units with its symbol,
+ * and `'10000 USDC'` / `'1.5 tokens'` amounts in rules decided by its decimals. A token not listed is one the
+ * service does not know: raw units, and such an amount never matches.
+ */
+export const TestToken = z
+  .object({
+    id: TokenId,
+    decimals: z.number().int().min(0).max(18),
+    symbol: z.string().min(1).max(100).optional(),
+    /** The display name `tokens:` would give it in the config. */
+    name: z.string().min(1).optional(),
+  })
+  .strict();
+
 export const TestFile = z
   .object({
     /** Relative to the test file; `*` / `?` in file names. */
     rule_files: z.array(z.string().min(1)).min(1, 'expected at least one rule file'),
     accounts: z.array(AccountEntry).min(1, 'expected at least one watched account'),
+    tokens: z.array(TestToken).max(10_000).default([]),
     ...clock,
     tests: z.array(TestCase).min(1, 'expected at least one test').max(10_000),
   })
