@@ -1,78 +1,31 @@
-// Runs every upstream spec-test case against the simulator over real HTTP: a fresh store per URL, status and
-// body compared exactly (bigint-aware, key order ignored), 2xx headers, and every response checked against
-// openapi.yml. The same code must pass spec files it has never seen: nothing here knows a file by name.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { isDeepStrictEqual } from 'node:util';
-import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFixture } from '@ledger-sentinel/simulator/fixtures';
-import { parseSpecJson } from '@ledger-sentinel/simulator/fixture-values';
-import { createSimulatorServer, type RequestHandler } from '@ledger-sentinel/simulator/server';
+// Runs every upstream spec-test case of the 0.129 line against the simulator over real HTTP (spec-runner.ts:
+// a fresh store per URL, status and body compared exactly, 2xx headers, every response checked against
+// openapi.yml). The same code must pass spec files it has never seen: nothing here knows a file by name.
+import { describe, expect, it } from 'vitest';
 import { sharedPath } from './shared-path.js';
-import { createResponseValidator } from './openapi-validator.js';
-import { discoverSpecFiles, loadSpecCases, type SpecCase } from './spec-cases.js';
+import { discoverSpecFiles, loadSpecCases } from './spec-cases.js';
+import { specRunner } from './spec-runner.js';
 
 const SPECS_ROOT = sharedPath('ledger-api', 'specs');
 const cases = discoverSpecFiles(SPECS_ROOT).flatMap((file) => loadSpecCases(SPECS_ROOT, file));
-const validator = createResponseValidator(sharedPath('ledger-api', 'openapi.yml'));
-const OPENAPI_PATHS: ReadonlyArray<[RegExp, string]> = [
-  [/^\/api\/v1\/transactions\/?$/, '/api/v1/transactions'],
-  [/^\/api\/v1\/accounts\/[^/]+\/rewards\/?$/, '/api/v1/accounts/{idOrAliasOrEvmAddress}/rewards'],
-  [
-    /^\/api\/v1\/contracts\/results\/[^/]+\/actions\/?$/,
-    '/api/v1/contracts/results/{transactionIdOrHash}/actions',
+const check = specRunner({
+  label: '0.129',
+  cases,
+  openapiPath: sharedPath('ledger-api', 'openapi.yml'),
+  openapiPaths: [
+    [/^\/api\/v1\/transactions\/?$/, '/api/v1/transactions'],
+    [/^\/api\/v1\/accounts\/[^/]+\/rewards\/?$/, '/api/v1/accounts/{idOrAliasOrEvmAddress}/rewards'],
+    [
+      /^\/api\/v1\/contracts\/results\/[^/]+\/actions\/?$/,
+      '/api/v1/contracts/results/{transactionIdOrHash}/actions',
+    ],
   ],
-];
-
-let server: Server;
-let origin: string;
-let current: RequestHandler = (_req, res) => res.writeHead(503).end();
-const failed: string[] = [];
-
-beforeAll(async () => {
-  server = createServer((req: IncomingMessage, res: ServerResponse) => current(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-
-afterAll(async () => {
-  console.log(`conformance: ${cases.length - failed.length} of ${cases.length} cases pass`);
-  for (const name of failed) console.log(`  failed: ${name}`);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
-
-async function run(specCase: SpecCase) {
-  const { store, config } = loadFixture(specCase.setup, {
-    ...(specCase.bindTimestampRange === undefined ? {} : { bindTimestampRange: specCase.bindTimestampRange }),
-  });
-  current = createSimulatorServer({ store, config });
-  const response = await request(`${origin}${specCase.url}`);
-  const text = await response.body.text();
-  return { status: response.statusCode, headers: response.headers, text };
-}
 
 describe('upstream spec tests', () => {
   it('discovers the spec files by walking the folder', () => {
     expect(cases.length).toBeGreaterThan(0);
   });
 
-  it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, specCase) => {
-    const actual = await run(specCase);
-
-    const body = actual.text === '' ? {} : parseSpecJson(actual.text);
-    const headersOk =
-      actual.status < 200 ||
-      actual.status > 299 ||
-      Object.entries(specCase.headers).every(([k, v]) => actual.headers[k] === v);
-    const ok = actual.status === specCase.status && isDeepStrictEqual(body, specCase.body) && headersOk;
-    if (!ok) failed.push(specCase.name);
-    expect(actual.status).toBe(specCase.status);
-    expect(String(actual.headers['content-type'])).toContain('application/json');
-    expect(body).toEqual(specCase.body);
-    if (actual.status >= 200 && actual.status <= 299) expect(actual.headers).toMatchObject(specCase.headers);
-    const path = OPENAPI_PATHS.find(([pattern]) => pattern.test(specCase.url.split('?')[0] as string));
-    expect(path, 'a route openapi.yml describes').toBeDefined();
-    expect(validator.validate((path as [RegExp, string])[1], actual.status, actual.text)).toBeNull();
-  });
+  it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, specCase) => check(specCase));
 });
