@@ -10,7 +10,10 @@ function body(symbol: string) {
   return { decimals: '2', symbol };
 }
 
-function world(answer: (id: string, n: number) => Record<string, unknown> | null | Error) {
+function world(
+  answer: (id: string, n: number) => Record<string, unknown> | null | Error,
+  configured: readonly string[] = [],
+) {
   let now = 1_000_000;
   const calls: { id: string; background: boolean }[] = [];
   const logs = captureLogs();
@@ -26,6 +29,7 @@ function world(answer: (id: string, n: number) => Record<string, unknown> | null
     clock: () => now,
     refreshMs: 600_000,
     retryMs: 60_000,
+    configured,
   });
   return { store, calls, logs, metrics, advance: (ms: number) => (now += ms) };
 }
@@ -86,10 +90,9 @@ describe('token facts store', () => {
     expect(w.calls).toHaveLength(MAX_READS_PER_ENSURE);
   });
 
-  it('reads configured tokens in the background when they are set', async () => {
-    const w = world(() => body('CFG'));
+  it('reads the configured tokens in the background on a refresh', async () => {
+    const w = world(() => body('CFG'), ['0.0.77']);
 
-    w.store.setConfigured(['0.0.77']);
     await w.store.refreshConfigured();
 
     expect(w.calls.every((c) => c.background)).toBe(true);

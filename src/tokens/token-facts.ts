@@ -45,8 +45,6 @@ export interface TokenFactsStore {
   failure(tokenId: string): FactsFailure | undefined;
   /** Reads the tokens not known yet (or failed long enough ago); stale ones are refreshed in the background. Never rejects. */
   ensure(tokenIds: Iterable<string>, signal?: AbortSignal): Promise<void>;
-  /** The configured tokens (after a reload), read now when not yet known. */
-  setConfigured(tokenIds: readonly string[]): void;
   /** Reads every configured token again (the refresh timer). Never rejects. */
   refreshConfigured(signal?: AbortSignal): Promise<void>;
 }
@@ -72,7 +70,7 @@ class TokenFactsCache implements TokenFactsStore {
   private readonly entries = new Map<string, Entry>();
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly logged = new Set<string>();
-  private configured: Set<string>;
+  private readonly configured: ReadonlySet<string>;
 
   constructor(private readonly options: TokenFactsOptions) {
     this.clock = options.clock ?? Date.now;
@@ -107,11 +105,6 @@ class TokenFactsCache implements TokenFactsStore {
       if (when === 'now') waits.push(pending);
     }
     await Promise.all(waits);
-  }
-
-  setConfigured(tokenIds: readonly string[]): void {
-    this.configured = new Set(tokenIds);
-    for (const id of this.configured) if (!this.entries.has(id)) void this.start(id, undefined, true);
   }
 
   async refreshConfigured(signal?: AbortSignal): Promise<void> {
